@@ -1,0 +1,1 @@
+"""Reliability Error References: records -> validation -> pages and indexes -> site."""

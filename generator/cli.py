@@ -1,0 +1,62 @@
+"""The `relref` command: build, lint, new (and match, from the match engine)."""
+import argparse
+import sys
+from pathlib import Path
+
+from . import paths
+from .problems import RecordErrors
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="relref", description="Reliability Error References")
+    sub = parser.add_subparsers(dest="command", required=True)
+    lint = sub.add_parser("lint", help="validate the records, write nothing")
+    lint.add_argument("--records", type=Path, default=paths.RECORDS)
+    build = sub.add_parser("build", help="validate, generate pages and indexes, then mkdocs build --strict")
+    build.add_argument("--records", type=Path, default=paths.RECORDS)
+    build.add_argument("--site-dir", type=Path, default=paths.ROOT / "site")
+    build.add_argument("--generate-only", action="store_true", help="write build/docs and stop before mkdocs")
+    new = sub.add_parser("new", help="scaffold a record from a catalog title")
+    new.add_argument("title")
+    new.add_argument("--records", type=Path, default=paths.RECORDS)
+    _add_match_parser(sub)
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args) if hasattr(args, "func") else COMMANDS[args.command](args)
+    except RecordErrors as errors:
+        print(errors, file=sys.stderr)
+        print(f"relref: {len(errors.problems)} problem(s); nothing was written", file=sys.stderr)
+        return 1
+
+
+def _lint(args) -> int:
+    from .records import load_records
+    records = load_records(args.records)
+    print(f"relref: {len(records)} records valid")
+    return 0
+
+
+def _build(args) -> int:
+    from .site import build_site
+    return build_site(args.records, args.site_dir, generate_only=args.generate_only)
+
+
+def _new(args) -> int:
+    from .scaffold import scaffold
+    path = scaffold(args.title, args.records)
+    print(f"relref: wrote {path}; fill in every TODO, then run relref lint")
+    return 0
+
+
+def _add_match_parser(sub) -> None:
+    try:
+        from .match_cli import add_parser
+    except ImportError:
+        return
+    add_parser(sub)
+
+
+COMMANDS = {"lint": _lint, "build": _build, "new": _new}
+
+if __name__ == "__main__":
+    sys.exit(main())

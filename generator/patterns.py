@@ -1,0 +1,175 @@
+"""Signature patterns: the regex subset Python `re` and JavaScript `RegExp` read alike,
+and a lint that rejects quantifiers able to backtrack without bound.
+
+Patterns run on raw log lines in two engines (the command line and the browser), so
+a pattern must mean the same thing in both, and must stay fast on hostile input.
+"""
+import re
+from dataclasses import dataclass, field
+
+# Escapes with the same meaning in both engines.
+CLASS_ESCAPES = set("dDwWsS")
+LETTER_ESCAPES = CLASS_ESCAPES | set("bBntr")
+PROBE_CHARS = [chr(c) for c in range(32, 127)] + ["\t"]
+UNBOUNDED = None
+
+
+class PatternError(ValueError):
+    pass
+
+
+@dataclass
+class Piece:
+    """One atom (literal, class, dot or group) and its quantifier."""
+    source: str
+    group: list = field(default_factory=list)  # alternatives, each a list of Pieces
+    min: int = 1
+    max: int | None = 1
+
+    @property
+    def repeats(self) -> bool:
+        return self.max is UNBOUNDED or self.max > 1
+
+    @property
+    def unbounded(self) -> bool:
+        return self.max is UNBOUNDED
+
+
+def check(pattern: str) -> None:
+    """Raise PatternError if the pattern is outside the shared subset or can blow up."""
+    alternatives, end = _parse_alternatives(pattern, 0)
+    if end != len(pattern):
+        raise PatternError(f"unbalanced ')' at position {end}")
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise PatternError(f"does not compile in Python: {exc}") from None
+    for seq in alternatives:
+        _check_sequence(seq, inside_repeat=False)
+
+
+def _parse_alternatives(p, i):
+    alternatives, seq = [], []
+    while i < len(p):
+        c = p[i]
+        if c == ")":
+            break
+        if c == "|":
+            alternatives.append(seq)
+            seq, i = [], i + 1
+            continue
+        piece, i = _parse_atom(p, i)
+        i = _parse_quantifier(p, i, piece)
+        seq.append(piece)
+    alternatives.append(seq)
+    return alternatives, i
+
+
+def _parse_atom(p, i):
+    c = p[i]
+    if c == "(":
+        return _parse_group(p, i)
+    if c == "[":
+        end = _class_end(p, i)
+        return Piece(p[i:end]), end
+    if c == "\\":
+        return Piece(_escape(p, i)), i + len(_escape(p, i))
+    if c in "*+?":
+        raise PatternError(f"quantifier '{c}' with nothing to repeat at position {i}")
+    if c in "{}":
+        raise PatternError(f"write a literal '{c}' as '\\{c}' (position {i}): the engines disagree on bare braces")
+    return Piece(c), i + 1
+
+
+def _parse_group(p, i):
+    start = i
+    i += 1
+    for prefix in ("?:", "?=", "?!", "?<=", "?<!"):
+        if p.startswith(prefix, i):
+            i += len(prefix)
+            break
+    else:
+        if p.startswith("?", i):
+            raise PatternError(f"group syntax '(?{p[i+1:i+2]}' at position {start} is not read alike by Python and JavaScript")
+    alternatives, i = _parse_alternatives(p, i)
+    if i >= len(p):
+        raise PatternError(f"unclosed '(' at position {start}")
+    return Piece(p[start:i + 1], group=alternatives), i + 1
+
+
+def _class_end(p, i):
+    start, i = i, i + 1
+    if p.startswith("^", i):
+        i += 1
+    if p.startswith("]", i):
+        raise PatternError(f"empty or ']'-first class at position {start}: escape it as '\\]'")
+    while i < len(p) and p[i] != "]":
+        if p[i] == "\\":
+            i += len(_escape(p, i))
+            continue
+        if p[i] == "[" or p[i:i + 2] in ("&&", "--", "||", "~~"):
+            raise PatternError(f"'{p[i:i+2]}' inside a class at position {i}: escape it")
+        i += 1
+    if i >= len(p):
+        raise PatternError(f"unclosed '[' at position {start}")
+    return i + 1
+
+
+def _escape(p, i):
+    if i + 1 >= len(p):
+        raise PatternError("pattern ends with a lone backslash")
+    c = p[i + 1]
+    if c == "x" and re.fullmatch(r"[0-9a-fA-F]{2}", p[i + 2:i + 4]):
+        return p[i:i + 4]
+    if c.isalnum() and c not in LETTER_ESCAPES:
+        raise PatternError(f"escape '\\{c}' at position {i} is not read alike by Python and JavaScript")
+    return p[i:i + 2]
+
+
+def _parse_quantifier(p, i, piece):
+    if i >= len(p):
+        return i
+    c = p[i]
+    if c in "*+?":
+        piece.min, piece.max = {"*": (0, UNBOUNDED), "+": (1, UNBOUNDED), "?": (0, 1)}[c]
+        i += 1
+    elif c == "{":
+        m = re.match(r"\{(\d+)(,(\d*))?\}", p[i:])
+        if not m:
+            raise PatternError(f"write a literal '{{' as '\\{{' (position {i})")
+        piece.min = int(m.group(1))
+        piece.max = piece.min if m.group(2) is None else (int(m.group(3)) if m.group(3) else UNBOUNDED)
+        i += m.end()
+    else:
+        return i
+    if i < len(p) and p[i] == "?":
+        i += 1
+    if i < len(p) and p[i] in "*+{":
+        raise PatternError(f"stacked quantifier at position {i}")
+    return i
+
+
+def _check_sequence(seq, inside_repeat):
+    previous = None
+    for piece in seq:
+        if piece.source == "." and piece.unbounded:
+            raise PatternError("unbounded gap '.*' or '.+': bound it, as in '.{0,200}?'")
+        if piece.group:
+            if inside_repeat and piece.repeats:
+                raise PatternError(f"nested quantifier in {piece.source!r}: it can backtrack without bound")
+            for alt in piece.group:
+                _check_sequence(alt, inside_repeat or piece.repeats)
+        elif inside_repeat and piece.repeats:
+            raise PatternError(f"quantifier on {piece.source!r} inside a repeated group: it can backtrack without bound")
+        if previous is not None and piece.unbounded and previous.unbounded and _overlap(previous, piece):
+            raise PatternError(f"{previous.source!r} and {piece.source!r} repeat over the same characters side by side: "
+                               "it can backtrack without bound")
+        previous = piece if piece.min == 0 or piece.unbounded else None
+
+
+def _overlap(a: Piece, b: Piece) -> bool:
+    try:
+        ra, rb = re.compile(a.source), re.compile(b.source)
+    except re.error:
+        return True
+    return any(ra.fullmatch(ch) and rb.fullmatch(ch) for ch in PROBE_CHARS)

@@ -1,0 +1,194 @@
+"""Load and validate every record, reporting every problem at once.
+
+A record is valid when it passes the JSON Schema (the single source of truth for
+the format) and the checks a schema cannot express: ids that must exist, patterns
+that must compile in both regex dialects and match their own examples, and URLs
+that must be listed among the record's sources.
+"""
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+
+from . import paths
+from .patterns import PatternError, check as check_pattern
+from .problems import Problem, RecordErrors, field_name
+from .yaml_lines import YamlProblem, load_with_lines
+
+URL_FIELDS = ("seen_at", "source")
+
+
+@dataclass
+class Record:
+    path: Path
+    data: dict
+    lines: dict
+
+    @property
+    def id(self) -> str:
+        return self.data["id"]
+
+    def line(self, path) -> int:
+        path = tuple(path)
+        while path not in self.lines and path:
+            path = path[:-1]
+        return self.lines.get(path, 1)
+
+
+def load_schema() -> dict:
+    return json.loads(paths.SCHEMA.read_text(encoding="utf-8"))
+
+
+def load_records(records_dir: Path | None = None) -> list[Record]:
+    """Return every record, sorted by id, or raise RecordErrors listing all problems."""
+    records_dir = Path(records_dir or paths.RECORDS)
+    files = sorted(records_dir.glob("*.yaml")) + sorted(records_dir.glob("*.yml"))
+    problems, records = [], []
+    if not files:
+        problems.append(Problem(str(records_dir), 0, "(records)", "no *.yaml records found"))
+    validator = jsonschema.Draft202012Validator(load_schema(), format_checker=jsonschema.FormatChecker())
+    for file in files:
+        record, found = _load_one(file, validator)
+        problems += found
+        if record is not None:
+            records.append(record)
+    problems += _cross_checks(records)
+    if problems:
+        raise RecordErrors(problems)
+    return sorted(records, key=lambda r: r.id)
+
+
+def _load_one(file: Path, validator):
+    name = _display(file)
+    try:
+        data, lines = load_with_lines(file.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as exc:
+        return None, [Problem(name, 1, "(file)", f"not UTF-8 text: {exc}")]
+    except YamlProblem as exc:
+        return None, [Problem(name, exc.line, exc.field, exc.message)]
+    if not isinstance(data, dict):
+        return None, [Problem(name, 1, "(record)", "a record must be a YAML mapping")]
+    record = Record(file, data, lines)
+    problems = [_schema_problem(record, name, err) for err in validator.iter_errors(data)]
+    if not problems:
+        problems = _record_checks(record, name)
+    return (record if not problems else None), problems
+
+
+def _schema_problem(record, name, err) -> Problem:
+    path = list(err.absolute_path)
+    message = err.message
+    if err.validator == "required":
+        missing = re.search(r"'([^']+)' is a required property", err.message)
+        path.append(missing.group(1) if missing else "?")
+        message = "missing required field"
+    elif err.validator == "additionalProperties":
+        unknown = re.findall(r"'([^']+)'", err.message)
+        extra = [u for u in unknown if u not in err.schema.get("properties", {})]
+        if extra:
+            path.append(extra[0])
+            message = f"unknown field (allowed: {', '.join(sorted(err.schema.get('properties', {})))})"
+    elif err.validator in ("anyOf", "oneOf") and err.validator_value:
+        options = [" or ".join(o.get("required", [])) for o in err.validator_value]
+        message = f"needs exactly one of: {', '.join(options)}" if err.validator == "oneOf" else f"needs one of: {', '.join(options)}"
+    elif err.validator == "type" and "version" in field_name(path):
+        message = f"{err.message} (quote versions: YAML reads 0.10 as the number 0.1)"
+    elif err.validator == "pattern" and path and path[-1] in URL_FIELDS + ("url",):
+        message = f"not an http(s) URL: {err.instance!r}"
+    elif err.validator in ("pattern", "format") and err.schema.get("format") == "date":
+        message = f"not a date (YYYY-MM-DD): {err.instance!r}"
+    return Problem(name, record.line(path), field_name(path), message)
+
+
+def _record_checks(record: Record, name: str) -> list[Problem]:
+    data, problems = record.data, []
+
+    def add(path, message):
+        problems.append(Problem(name, record.line(path), field_name(path), message))
+
+    if record.path.stem != data["id"]:
+        add(["id"], f"id {data['id']!r} does not match the file name {record.path.name!r}")
+    for section in ("signatures", "causes", "evidence", "figures"):
+        seen = set()
+        for i, item in enumerate(data.get(section, [])):
+            if item["id"] in seen:
+                add([section, i, "id"], f"duplicate id {item['id']!r} in {section}")
+            seen.add(item["id"])
+    for i, sig in enumerate(data["signatures"]):
+        try:
+            check_pattern(sig["pattern"])
+        except PatternError as exc:
+            add(["signatures", i, "pattern"], str(exc))
+            continue
+        flags = re.IGNORECASE if sig.get("ignore_case") else 0
+        if not re.search(sig["pattern"], sig["example"], flags):
+            add(["signatures", i, "pattern"], "does not match its own example")
+    causes = {c["id"] for c in data["causes"]}
+    checks = {e["id"] for e in data["evidence"]}
+    for i, cause in enumerate(data["causes"]):
+        for j, check_id in enumerate(cause["checks"]):
+            if check_id not in checks:
+                add(["causes", i, "checks", j], f"no evidence check with id {check_id!r}")
+    for i, check in enumerate(data["evidence"]):
+        for key in ("confirms", "rules_out"):
+            for j, cause_id in enumerate(check.get(key, [])):
+                if cause_id not in causes:
+                    add(["evidence", i, key, j], f"no cause with id {cause_id!r}")
+    listed = {s["url"] for s in data["sources"]}
+    for path, url in _cited_urls(data):
+        if url not in listed:
+            add(path, f"cites {url} which is not listed in sources")
+    if data.get("status") == "retired" and "successor" not in data:
+        add(["successor"], "a retired reference must name its successor")
+    return problems
+
+
+def _cited_urls(value, path=()):
+    if isinstance(value, dict):
+        for key, child in value.items():
+            if key in URL_FIELDS and isinstance(child, str):
+                yield list(path) + [key], child
+            elif key != "sources":
+                yield from _cited_urls(child, path + (key,))
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            yield from _cited_urls(child, path + (i,))
+
+
+def _cross_checks(records: list[Record]) -> list[Problem]:
+    problems, owner = [], {}
+    for record in records:
+        for key, slug in [("id", record.id)] + [(("aliases", i), a) for i, a in enumerate(record.data.get("aliases", []))]:
+            path = [key] if isinstance(key, str) else list(key)
+            if slug in owner:
+                problems.append(Problem(_display(record.path), record.line(path), field_name(path),
+                                        f"{slug!r} is already used by {owner[slug]}"))
+            else:
+                owner[slug] = _display(record.path)
+    ids = {r.id for r in records}
+    for record in records:
+        for path, target in _references(record.data):
+            if target not in ids:
+                problems.append(Problem(_display(record.path), record.line(path), field_name(path),
+                                        f"no reference with id {target!r}"))
+    return problems
+
+
+def _references(data):
+    for i, alike in enumerate(data.get("look_alikes", [])):
+        if "ref" in alike:
+            yield ["look_alikes", i, "ref"], alike["ref"]
+    for i, sig in enumerate(data.get("signatures", [])):
+        for j, other in enumerate(sig.get("overlaps", [])):
+            yield ["signatures", i, "overlaps", j], other
+    if "successor" in data:
+        yield ["successor"], data["successor"]
+
+
+def _display(path: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
