@@ -90,6 +90,8 @@ def _schema_problem(record, name, err) -> Problem:
         if extra:
             path.append(extra[0])
             message = f"unknown field (allowed: {', '.join(sorted(err.schema.get('properties', {})))})"
+    elif err.validator == "oneOf" and all("const" in o for o in err.validator_value):
+        message = f"{err.instance!r} is not one of {[o['const'] for o in err.validator_value]}"
     elif err.validator in ("anyOf", "oneOf") and err.validator_value:
         options = [" or ".join(o.get("required", [])) for o in err.validator_value]
         message = f"needs exactly one of: {', '.join(options)}" if err.validator == "oneOf" else f"needs one of: {', '.join(options)}"
@@ -125,6 +127,8 @@ def _record_checks(record: Record, name: str) -> list[Problem]:
         flags = re.IGNORECASE if sig.get("ignore_case") else 0
         if not re.search(sig["pattern"], sig["example"], flags):
             add(["signatures", i, "pattern"], "does not match its own example")
+        if data["kind"] != "error" and sig["role"] != "symptom":
+            add(["signatures", i, "role"], f"a {data['kind']} reference prints nothing of its own: its signatures are symptoms")
     causes = {c["id"] for c in data["causes"]}
     checks = {e["id"] for e in data["evidence"]}
     for i, cause in enumerate(data["causes"]):

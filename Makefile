@@ -1,0 +1,28 @@
+# The two commands a newcomer needs: `make serve` and `make test`. Both create the environment.
+VENV := .venv
+PY := $(VENV)/bin/python
+PORT ?= 8000
+
+.PHONY: serve build test lint clean
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV)
+	$(VENV)/bin/pip install --quiet --upgrade pip
+	$(VENV)/bin/pip install --quiet -e '.[test]'
+	touch $@
+
+build: $(VENV)/.installed
+	$(VENV)/bin/relref build
+
+serve: build
+	@echo "Serving http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
+	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/relref lint
+
+test: $(VENV)/.installed
+	$(VENV)/bin/pytest -q
+
+clean:
+	rm -rf site build $(VENV)

@@ -1,0 +1,80 @@
+"""`relref build`: records -> validation -> pages and indexes -> `mkdocs build --strict`.
+
+mkdocs empties its site_dir before building, so everything is built in a temporary folder
+and moved into place only when every step succeeded: a failed build leaves the previous
+site as it was. The generator never imports mkdocs: it writes Markdown and a config that
+INHERITs mkdocs.yml, so another site generator can replace mkdocs later.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+from . import paths
+from .pages import write_docs
+from .records import load_records, load_schema
+
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+
+
+def site_url() -> str:
+    """One setting: SITE_URL in the environment (mkdocs.yml reads the same variable)."""
+    return os.environ.get("SITE_URL", DEFAULT_SITE_URL)
+
+
+def generate(records_dir: Path, out: Path) -> Path:
+    """Validate the records and write the docs folder and an mkdocs config into `out`."""
+    records = load_records(records_dir)
+    docs = out / "docs"
+    write_docs(records, load_schema(), docs, site_url())
+    for step in _index_steps():
+        step(records, docs)
+    config = out / "mkdocs.yml"
+    config.write_text(yaml.safe_dump({"INHERIT": str(paths.MKDOCS_YML), "docs_dir": str(docs),
+                                      "theme": {"name": "material", "custom_dir": str(paths.ROOT / "site_overrides")}}),
+                      encoding="utf-8")
+    return config
+
+
+def build_site(records_dir: Path, site_dir: Path, generate_only: bool = False) -> int:
+    started = time.perf_counter()
+    site_dir = Path(site_dir).resolve()
+    site_dir.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=".relref-build-", dir=site_dir.parent))
+    try:
+        config = generate(records_dir, work)
+        if generate_only:
+            print(f"relref: pages written to {work / 'docs'}")
+            return 0
+        built = work / "site"
+        env = dict(os.environ, NO_MKDOCS_2_WARNING="1", SITE_URL=site_url())
+        result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--quiet",
+                                 "-f", str(config), "-d", str(built)], env=env)
+        if result.returncode != 0:
+            print("relref: mkdocs build failed; the previous site was left as it was", file=sys.stderr)
+            return result.returncode
+        _replace(site_dir, built)
+        print(f"relref: built {site_dir} in {time.perf_counter() - started:.1f} s")
+        return 0
+    finally:
+        if not generate_only:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+def _replace(site_dir: Path, built: Path) -> None:
+    old = site_dir.with_name(site_dir.name + ".old")
+    shutil.rmtree(old, ignore_errors=True)
+    if site_dir.exists():
+        site_dir.rename(old)
+    built.rename(site_dir)
+    shutil.rmtree(old, ignore_errors=True)
+
+
+def _index_steps():
+    """Extra outputs (match index, API files) register here as they are added."""
+    return []

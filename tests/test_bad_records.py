@@ -1,0 +1,93 @@
+"""Every kind of bad record is reported as FILE:LINE: FIELD, and no site is written."""
+import pytest
+
+from generator.cli import main
+from generator.records import load_records
+from generator.problems import RecordErrors
+
+ERROR = "fixture-error.yaml"
+
+
+def line_of(text: str, needle: str) -> int:
+    return text.splitlines().index(next(l for l in text.splitlines() if needle in l)) + 1
+
+
+# (name, file, old text, new text, field reported, line marker in the new text, words in the message)
+CASES = [
+    ("yaml-syntax", ERROR, "kind: error", "kind: [error", "(yaml)", "category: communication", "YAML syntax"),
+    ("missing-field", ERROR, "summary: A test record that exercises every section of a reference page, with invented content.\n", "",
+     "summary", "schema_version: 1", "missing required field"),
+    ("unknown-field", ERROR, "kind: error", "kind: error\nseverity: high", "severity", "severity: high", "unknown field"),
+    ("wrong-type", ERROR, 'title: "Fixture: a collective times out"', "title: 42", "title", "title: 42", "not of type 'string'"),
+    ("bad-enum", ERROR, "category: communication", "category: networking", "category", "category: networking", "not one of"),
+    ("duplicate-key", ERROR, "kind: error", "kind: error\nkind: symptom", "kind", "kind: symptom", "duplicate key"),
+    ("version-number", ERROR, 'versions: "0.10"', "versions: 0.10", "applies_to.versions[0].versions", "versions: 0.10",
+     "quote versions"),
+    ("date-not-date", ERROR, "last_reviewed: 2026-11-29", "last_reviewed: last tuesday", "last_reviewed",
+     "last_reviewed: last tuesday", "not a date"),
+    ("impossible-date", ERROR, "last_reviewed: 2026-11-29", "last_reviewed: 2026-13-45", "last_reviewed",
+     "last_reviewed: 2026-13-45", "cannot read value"),
+    ("source-not-url", ERROR, "  - url: https://example.org/docs", "  - url: ftp://example.org/docs", "sources[1].url",
+     "url: ftp://example.org/docs", "not an http(s) URL"),
+    ("pattern-no-compile", ERROR, r"pattern: 'Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=[0-9]{1,12}'",
+     r"pattern: 'Watchdog caught collective (operation timeout'", "signatures[0].pattern", "pattern: 'Watchdog", "unclosed '('"),
+    ("pattern-dialect", ERROR, r"pattern: 'Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=[0-9]{1,12}'",
+     r"pattern: '(?P<w>Watchdog) caught'", "signatures[0].pattern", "pattern: '(?P", "not read alike"),
+    ("pattern-unbounded", ERROR, r"pattern: 'Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=[0-9]{1,12}'",
+     r"pattern: 'Watchdog.*timeout'", "signatures[0].pattern", "pattern: 'Watchdog.*", "unbounded gap"),
+    ("pattern-nested", ERROR, r"pattern: 'Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=[0-9]{1,12}'",
+     r"pattern: 'Watchdog( \w+)+ timeout'", "signatures[0].pattern", r"pattern: 'Watchdog( \w", "backtrack"),
+    ("pattern-misses-example", ERROR, r"pattern: 'Watchdog caught collective operation timeout: WorkNCCL\(SeqNum=[0-9]{1,12}'",
+     r"pattern: 'Watchdog caught nothing'", "signatures[0].pattern", "pattern: 'Watchdog caught nothing'", "does not match its own example"),
+    ("unknown-reference", ERROR, "  - ref: fixture-symptom", "  - ref: no-such-reference", "look_alikes[0].ref",
+     "ref: no-such-reference", "no reference with id"),
+    ("unknown-check", ERROR, "checks: [dmesg-xid]", "checks: [dmesg-xyz]", "causes[0].checks[0]", "checks: [dmesg-xyz]",
+     "no evidence check"),
+    ("uncited-source", ERROR, "    source: https://example.org/docs\n    command:", "    source: https://example.org/elsewhere\n    command:",
+     "mitigations[0].source", "source: https://example.org/elsewhere", "not listed in sources"),
+    ("duplicate-alias", "fixture-symptom.yaml", "id: fixture-symptom", "id: fixture-symptom\naliases: [fixture-old-name]",
+     "aliases[0]", "aliases: [fixture-old-name]", "already used"),
+    ("id-not-file-name", ERROR, "id: fixture-error", "id: fixture-other", "id", "id: fixture-other", "does not match the file name"),
+    ("symptom-signature-as-cause", "fixture-symptom.yaml", "    role: symptom", "    role: cause", "signatures[0].role",
+     "role: cause", "prints nothing of its own"),
+]
+
+
+@pytest.mark.parametrize("name,file,old,new,field,marker,words", CASES, ids=[c[0] for c in CASES])
+def test_bad_record_is_reported_at_its_line_and_no_site_is_written(fixture_records, tmp_path, capsys,
+                                                                     name, file, old, new, field, marker, words):
+    path = fixture_records / file
+    original = path.read_text()
+    assert old in original, "the test's edit must apply"
+    path.write_text(original.replace(old, new, 1))
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / "index.html").write_text("previous build")
+
+    assert main(["build", "--records", str(fixture_records), "--site-dir", str(site)]) == 1
+
+    err = capsys.readouterr().err
+    expected = f"{path.name}:{line_of(path.read_text(), marker)}: {field}: "
+    reported = [l for l in err.splitlines() if expected in l]
+    assert reported, f"expected a line containing {expected!r}, got:\n{err}"
+    assert words in reported[0]
+    assert (site / "index.html").read_text() == "previous build", "an earlier site must be left as it was"
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert not list(tmp_path.glob(".relref-build-*")), "no half-built site may be left behind"
+
+
+def test_every_problem_is_reported_at_once(fixture_records):
+    path = fixture_records / ERROR
+    text = path.read_text().replace("category: communication", "category: nope").replace(
+        "checks: [dmesg-xid]", "checks: [nope]")
+    path.write_text(text)
+    (fixture_records / "fixture-symptom.yaml").write_text(
+        (fixture_records / "fixture-symptom.yaml").read_text().replace("kind: field-report", "kind: rumour"))
+    with pytest.raises(RecordErrors) as caught:
+        load_records(fixture_records)
+    fields = {(p.file.rsplit("/", 1)[-1], p.field) for p in caught.value.problems}
+    assert {(ERROR, "category"), ("fixture-symptom.yaml", "kind")} <= fields
+
+
+def test_valid_fixtures_load(fixture_records):
+    assert [r.id for r in load_records(fixture_records)] == ["fixture-error", "fixture-symptom"]
