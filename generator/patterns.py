@@ -173,3 +173,34 @@ def _overlap(a: Piece, b: Piece) -> bool:
     except re.error:
         return True
     return any(ra.fullmatch(ch) and rb.fullmatch(ch) for ch in PROBE_CHARS)
+
+
+def required_literal(pattern: str) -> str:
+    """The longest run of plain characters every match must contain ('' if none).
+
+    The matcher looks for it with a plain substring search before running the regex,
+    so most lines never reach a regex engine.
+    """
+    alternatives, _ = _parse_alternatives(pattern, 0)
+    if len(alternatives) != 1:
+        return ""
+    best, run = "", ""
+    for piece in alternatives[0]:
+        char = _literal_char(piece)
+        if char is not None and piece.min == piece.max == 1:
+            run += char
+            best = max(best, run, key=len)
+        else:
+            run = ""
+    return best
+
+
+def _literal_char(piece: Piece):
+    src = piece.source
+    if piece.group or src.startswith("["):
+        return None
+    if len(src) == 1 and src not in ".^$|":
+        return src
+    if len(src) == 2 and src[0] == "\\" and not src[1].isalnum():
+        return src[1]
+    return None

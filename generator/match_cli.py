@@ -1,0 +1,121 @@
+"""`relref match [FILE|-] [--context TEXT] [--top N] [--json] [--index FILE]`."""
+import codecs
+import json
+import sys
+from pathlib import Path
+
+from . import paths
+from .matcher import Engine
+
+READ_SIZE = 1 << 20
+EXIT_CONFIDENT, EXIT_NOT_CONFIDENT, EXIT_UNREADABLE = 0, 1, 2
+
+
+def add_parser(sub) -> None:
+    p = sub.add_parser("match", help="match a pasted error or a log against the references")
+    p.add_argument("file", nargs="?", default="-", help="a log file, or - for standard input (default)")
+    p.add_argument("--context", default="", help='free text, e.g. "DeepSpeed 0.14, ZeRO-3, 64 H100, Kubernetes"')
+    p.add_argument("--top", type=int, default=5)
+    p.add_argument("--json", action="store_true", help="print one JSON object (schema/match-result.schema.json)")
+    p.add_argument("--index", type=Path, help="a match index file (default: built from the repository's records)")
+    p.add_argument("--records", type=Path, default=paths.RECORDS, help=argparse_suppress())
+    p.set_defaults(func=run)
+
+
+def argparse_suppress():
+    import argparse
+    return argparse.SUPPRESS
+
+
+def load_engine(index_path: Path | None = None, records_dir: Path | None = None) -> Engine:
+    """The engine over an index file, or over an index built now from the records."""
+    from .site import site_url
+    if index_path is not None:
+        return Engine(json.loads(Path(index_path).read_text(encoding="utf-8")), site_url())
+    from .match_index import build_index
+    from .records import load_records
+    return Engine(build_index(load_records(records_dir or paths.RECORDS)), site_url())
+
+
+def run(args) -> int:
+    try:
+        engine = load_engine(args.index, args.records)
+    except (OSError, ValueError, KeyError) as exc:
+        print(f"relref match: cannot read the match index {args.index}: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
+    except OSError as exc:
+        print(f"relref match: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    with stream:
+        try:
+            result = engine.match(_decoded(stream), context=args.context, top=max(1, args.top))
+        except OSError as exc:
+            print(f"relref match: cannot read {args.file}: {exc}", file=sys.stderr)
+            return EXIT_UNREADABLE
+    print(json.dumps(result, indent=2) if args.json else render_text(result))
+    return EXIT_CONFIDENT if result["confident"] else EXIT_NOT_CONFIDENT
+
+
+def _decoded(stream):
+    """Bytes in, text out, in bounded pieces; undecodable bytes become U+FFFD."""
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    while True:
+        block = stream.read(READ_SIZE)
+        if not block:
+            tail = decoder.decode(b"", final=True)
+            if tail:
+                yield tail
+            return
+        yield decoder.decode(block)
+
+
+def render_text(result: dict) -> str:
+    out = []
+    if not result["matches"]:
+        out.append("No confident match: nothing in the paste matches a reference.")
+    elif not result["confident"]:
+        out.append("No confident match. Closest references, to be told apart by the checks below:")
+    else:
+        out.append("Match (a matching message alone does not confirm the cause: run the checks):")
+    for n, m in enumerate(result["matches"], 1):
+        out.append(f"\n{n}. [{m['confidence']}] {m['title']}  (score {m['score']:.2f})\n   {m['url']}")
+        for w in m["why"]:
+            out.append("   - " + _why_line(w))
+    checks = _next_checks(result["matches"])
+    if checks:
+        out.append("\nChecks to run next" + (" (they tell the candidates apart):" if len(result["matches"]) > 1 else ":"))
+        for c in checks:
+            out.append(f"  * {c['title']}  [{c['reference']}]")
+            out.append(f"      $ {c['command']}" if c["command"] else f"      look at: {c['observation']}")
+            out.append(f"      {c['url']}")
+    for w in result["warnings"]:
+        out.append(f"\nwarning: {w['text']}")
+    return "\n".join(out)
+
+
+def _why_line(w: dict) -> str:
+    if w["kind"] == "signature":
+        lines = ", ".join(map(str, w["lines"]))
+        role = "names the fault" if w["role"] == "cause" else "downstream symptom"
+        extra = " (stale)" if w["stale"] else (" (shared with other references)" if w["shared"] else "")
+        return f"line {lines}: signature {w['signature']} ({role}){extra}: {w['text'][:160]}"
+    if w["kind"] == "words":
+        return f"words: {', '.join(w['terms'])}"
+    return ("context fits: " if w["fit"] else "context conflicts: ") + w["text"]
+
+
+def _next_checks(matches: list) -> list:
+    """Round robin over the candidates' checks, so each candidate's best check comes early."""
+    candidates = [m for m in matches if m["confidence"] != "weak"] or matches[:1]
+    out, seen = [], set()
+    for depth in range(3):
+        for m in candidates:
+            if depth < len(m["checks"]):
+                c = m["checks"][depth]
+                key = c["command"] or c["observation"]
+                if key not in seen:
+                    seen.add(key)
+                    out.append(c)
+    return out[:8]

@@ -1,0 +1,105 @@
+"""The match index: one static file, read by `relref match` and by the browser.
+
+It holds each reference's signature patterns (with the literal the prefilter looks
+for), a lunr full-text index over the references' words, and the context data
+(frameworks, hardware) and checks the engine reports. Its format is internal.
+"""
+import json
+import re
+from pathlib import Path
+
+from lunr.builder import Builder
+
+from .hints import SPECIFIC_FRAMEWORKS
+from .patterns import required_literal
+from .records import Record
+from .tokenize import tokenize
+
+FORMAT = 1
+HARDWARE_EVIDENCE = re.compile(r"Xid|ECC|[Rr]emap|NVLink|AER|fallen off the bus|uncorrectable", re.IGNORECASE)
+FRAMEWORK_NEUTRAL = {"pytorch", "python", "transformers", "accelerate", "lightning"}
+GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
+
+
+def build_index(records: list[Record]) -> dict:
+    kinds = {r.id: r.data["kind"] for r in records}
+    compiled = [(r.id, re.compile(s["pattern"], re.IGNORECASE if s.get("ignore_case") else 0))
+                for r in records for s in r.data["signatures"]]
+    return {
+        "format": FORMAT,
+        "references": [_reference(r) for r in records],
+        "signatures": [_signature(r, s, compiled, kinds) for r in records for s in r.data["signatures"]],
+        "lunr": _lunr(records).serialize(),
+    }
+
+
+def write_index(records: list[Record], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(build_index(records), separators=(",", ":")), encoding="utf-8")
+
+
+def _reference(record: Record) -> dict:
+    data, applies = record.data, record.data.get("applies_to", {})
+    frameworks = applies.get("frameworks", [])
+    specific = sorted(set(frameworks) & SPECIFIC_FRAMEWORKS)
+    if set(frameworks) - SPECIFIC_FRAMEWORKS - FRAMEWORK_NEUTRAL:
+        specific = []  # applies to general infrastructure (nccl, ...) too: no framework conflicts
+    hardware = applies.get("hardware", [])
+    models = [] if "any-nvidia-gpu" in hardware else sorted(set(hardware) & GPU_MODELS)
+    heading = {c["id"]: c.get("title") or c["description"].split(". ")[0][:110] for c in data["causes"]}
+    return {
+        "id": record.id, "title": data["title"], "kind": data["kind"], "category": data["category"],
+        "url": f"references/{record.id}/",
+        "frameworks": frameworks, "specific_frameworks": specific, "gpu_models": models,
+        "environments": applies.get("environments", []),
+        "causes": [{"id": c["id"], "heading": heading[c["id"]]} for c in data["causes"]],
+        "checks": [_check(e, data["causes"]) for e in _checks_in_cause_order(data)],
+        "look_alikes": [a["ref"] for a in data.get("look_alikes", []) if "ref" in a],
+    }
+
+
+def _checks_in_cause_order(data: dict) -> list[dict]:
+    by_id = {e["id"]: e for e in data["evidence"]}
+    order = [k for c in data["causes"] for k in c["checks"]] + list(by_id)
+    return [by_id[k] for k in dict.fromkeys(order)]
+
+
+def _check(check: dict, causes: list[dict]) -> dict:
+    return {"id": check["id"], "title": check["title"], "command": check.get("command", ""),
+            "observation": check.get("observation", ""), "how_to_read": check["how_to_read"],
+            "discriminates": bool(check.get("rules_out")) or len(set(check.get("confirms", []))) < len(causes)}
+
+
+def _signature(record: Record, sig: dict, compiled: list, kinds: dict) -> dict:
+    """A message is shared when another reference's pattern matches its example. A line that
+    names the fault stays unshared when only symptoms, field reports and practices (which
+    print nothing of their own) also list it."""
+    others = {ref for ref, rx in compiled if ref != record.id and rx.search(sig["example"])}
+    if sig["role"] == "cause":
+        others = {ref for ref in others if kinds[ref] == "error"}
+    shared = bool(others)
+    literal = required_literal(sig["pattern"])
+    return {"ref": record.id, "id": sig["id"], "pattern": sig["pattern"], "ignore_case": bool(sig.get("ignore_case")),
+            "role": sig["role"], "shared": shared, "hardware": bool(HARDWARE_EVIDENCE.search(sig["example"])),
+            "literal": literal.lower() if sig.get("ignore_case") else literal}
+
+
+def _lunr(records: list[Record]):
+    """A lunr index over pre-tokenised text: no stemmer or stop-word filter on either side,
+    so lunr.py and lunr.js see exactly the terms our shared tokenizer made."""
+    builder = Builder()
+    builder.pipeline.reset()
+    builder.search_pipeline.reset()
+    builder.ref("id")
+    builder.field("title", boost=3)
+    builder.field("signatures", boost=2)
+    builder.field("body")
+    for record in records:
+        data = record.data
+        body = [data["summary"]] + [c["description"] for c in data["causes"]] + \
+               [e["title"] + " " + e["how_to_read"] for e in data["evidence"]] + \
+               [a.get("how_to_tell", "") for a in data.get("look_alikes", [])]
+        builder.add({"id": record.id, "title": " ".join(tokenize(data["title"])),
+                     "signatures": " ".join(tokenize(" ".join(s["example"] for s in data["signatures"]))),
+                     "body": " ".join(tokenize(" ".join(body)))})
+    return builder.build()

@@ -1,0 +1,188 @@
+"""The match engine: a pasted error or a whole log in, ranked references out.
+
+Ranking combines signature hits (precise), lunr full-text relevance (recall) and how
+the context fits each reference. A reference is `strong` only when a fresh signature
+that names the fault, and no other reference's, points at it and the context does not
+conflict; shared messages (an NCCL watchdog timeout) leave their candidates `possible`.
+Mirrored line for line by docs/assets/javascripts/match/engine.js.
+"""
+from lunr.index import Index
+from lunr.query import QueryPresence
+
+from . import hints as hint_rules
+from .scan import Scanner, chunks
+from .tokenize import tokenize
+
+WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
+           "text": 4.0, "fit": 1.5, "conflict": -8.0}
+TEXT_FLOOR = 0.25     # relative full-text score below which a reference without hits is not listed
+STRONG_MARGIN = 3.0   # a look-alike within this many points keeps the top answer from being strong
+# Symptoms, field reports and practices print nothing of their own: the messages they list are
+# their consequences, shared with the errors that cause them, so their hits weigh less.
+KIND_FACTOR = {"error": 1.0, "symptom": 0.9, "field-report": 0.6, "practice": 0.6}
+MAX_TERMS = 64
+CHECKS_PER_MATCH = 4
+
+
+class Engine:
+    def __init__(self, index: dict, site_url: str = ""):
+        self.index = index
+        self.refs = {r["id"]: r for r in index["references"]}
+        self.signatures = index["signatures"]
+        self.lunr = Index.load(index["lunr"])
+        self.vocabulary = set(index["lunr"]["invertedIndex"][i][0] for i in range(len(index["lunr"]["invertedIndex"])))
+        self.site_url = site_url
+
+    def match(self, text, context: str = "", top: int = 5) -> dict:
+        """`text` is a str or an iterable of str pieces (streamed in bounded memory)."""
+        scanner = Scanner(self.signatures)
+        for chunk in chunks(text):
+            scanner.feed(chunk)
+        return self.rank(scanner.finish(), context, top)
+
+    def rank(self, scan, context: str, top: int) -> dict:
+        warnings = []
+        stale = _stale_hits(scan, self.signatures, hint_rules.window_seconds(context), warnings)
+        sample = "\n".join(t for _, t in scan.informative)
+        hints = _merge(hint_rules.read_hints(context), hint_rules.read_hints(sample))
+        text_scores, terms = self._full_text(sample + "\n" + context)
+        candidates = {}
+        for index, hits in scan.hits.items():
+            sig = self.signatures[index]
+            candidates.setdefault(sig["ref"], []).append((sig, hits, stale.get(index, False), scan.counts[index]))
+        listed = set(candidates) | {ref for ref, s in text_scores.items() if s >= TEXT_FLOOR}
+        matches = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints)
+                   for ref in listed]
+        matches.sort(key=lambda m: (-m["score"], m["id"]))
+        _assign_confidence(matches, self.refs)
+        matches = matches[:top]
+        for m in matches:
+            m["checks"] = self._checks(m["id"], matches)
+            m.pop("_strong_evidence")
+        return {"confident": bool(matches) and matches[0]["confidence"] == "strong",
+                "matches": matches, "warnings": warnings, "hints": hints}
+
+    def _full_text(self, text: str):
+        wanted = [t for t in dict.fromkeys(tokenize(text)) if t in self.vocabulary][:MAX_TERMS]
+        if not wanted:
+            return {}, {}
+        query = self.lunr.create_query()
+        for term in wanted:  # the query builder, never the query-string parser: pasted text is not syntax
+            query.term(term, presence=QueryPresence.OPTIONAL, use_pipeline=False)
+        results = self.lunr.query(query)
+        if not results:
+            return {}, {}
+        best = results[0]["score"]
+        scores = {r["ref"]: r["score"] / best for r in results}
+        terms = {r["ref"]: sorted(r["match_data"].metadata)[:12] for r in results}
+        return scores, terms
+
+    def _score(self, ref_id, sig_hits, text_score, terms, hints) -> dict:
+        ref = self.refs[ref_id]
+        score, why, strong_evidence = 0.0, [], False
+        for sig, hits, is_stale, count in sorted(sig_hits, key=lambda h: h[1][0].line_no):
+            kind = "stale" if is_stale else sig["role"] + ("-shared" if sig["shared"] else "")
+            score += WEIGHTS[kind] * KIND_FACTOR[ref["kind"]]
+            strong_evidence |= kind == "cause"
+            why.append({"kind": "signature", "signature": sig["id"], "role": sig["role"], "shared": sig["shared"],
+                        "stale": is_stale, "lines": [h.line_no for h in hits][:10], "count": count,
+                        "text": hits[0].text[:300]})
+        score += WEIGHTS["text"] * text_score
+        if terms:
+            why.append({"kind": "words", "terms": terms, "relevance": round(text_score, 3)})
+        fits, conflicts = _context_fit(ref, hints)
+        score += WEIGHTS["fit"] * len(fits) + WEIGHTS["conflict"] * len(conflicts)
+        why += [{"kind": "context", "fit": True, "text": f} for f in fits]
+        why += [{"kind": "context", "fit": False, "text": c} for c in conflicts]
+        return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
+                "confidence": "weak", "score": round(score, 4), "why": why,
+                "_strong_evidence": strong_evidence and not conflicts, "_hits": bool(sig_hits) and not conflicts}
+
+    def _checks(self, ref_id: str, matches: list) -> list:
+        """Checks that can tell this reference from the other candidates come first."""
+        ref = self.refs[ref_id]
+        ordered = sorted(ref["checks"], key=lambda c: not c["discriminates"])
+        return [dict(c, reference=ref_id, url=f"{self.site_url}{ref['url']}#check-{c['id']}")
+                for c in ordered[:CHECKS_PER_MATCH]]
+
+
+def _assign_confidence(matches: list, refs: dict) -> None:
+    strong = [m for m in matches if m["_strong_evidence"]]
+    for m in matches:
+        hits = m.pop("_hits")
+        if m in strong and not any(
+                o is not m and o["score"] >= m["score"] - STRONG_MARGIN and _related(m["id"], o["id"], refs)
+                for o in strong):
+            m["confidence"] = "strong"
+        elif hits:
+            m["confidence"] = "possible"
+
+
+def _related(a: str, b: str, refs: dict) -> bool:
+    return b in refs[a]["look_alikes"] or a in refs[b]["look_alikes"]
+
+
+def _context_fit(ref: dict, hints: dict):
+    fits, conflicts = [], []
+    specific = set(ref["specific_frameworks"])
+    seen = set(hints["frameworks"]) & hint_rules.SPECIFIC_FRAMEWORKS
+    if specific and seen:
+        if specific & seen:
+            fits.append(f"framework {', '.join(sorted(specific & seen))}")
+        else:
+            conflicts.append(f"this reference is about {', '.join(sorted(specific))}; the log or context says "
+                             f"{', '.join(sorted(seen))}")
+    models, seen_models = set(ref["gpu_models"]), set(hints["hardware"])
+    if models and seen_models:
+        if models & seen_models:
+            fits.append(f"hardware {', '.join(sorted(models & seen_models)).upper()}")
+        else:
+            conflicts.append(f"this reference is about {', '.join(sorted(models)).upper()}; the log or context says "
+                             f"{', '.join(sorted(seen_models)).upper()}")
+    return fits, conflicts
+
+
+def _merge(a: dict, b: dict) -> dict:
+    merged = {k: sorted(set(a[k]) | set(b[k])) for k in ("frameworks", "hardware", "environments")}
+    merged["scale"] = a["scale"] or b["scale"]
+    return merged
+
+
+def _stale_hits(scan, signatures, window: float, warnings: list) -> dict:
+    """Hardware evidence that is old, replayed or from an earlier boot cannot confirm a current fault."""
+    newest, stale = {}, {}
+    for _, clock, seconds in scan.stamps:
+        newest[clock] = max(newest.get(clock, seconds), seconds)
+    for index, hits in scan.hits.items():
+        if not signatures[index]["hardware"]:
+            continue
+        reasons = [r for r in (_stale_reason(h, hits, scan.stamps, newest, window) for h in hits) if r]
+        if reasons and len(reasons) == len(hits):
+            stale[index] = True
+            sig = signatures[index]
+            warnings.append({"kind": "stale-evidence", "signature": sig["id"], "reference": sig["ref"],
+                             "line": hits[0].line_no, "text": f"line {hits[0].line_no}: {reasons[0]}; it cannot "
+                             "confirm a current hardware fault on its own"})
+    return stale
+
+
+def _stale_reason(hit, hits, stamps, newest, window):
+    if sum(1 for h in hits if h.text == hit.text) > 1 and hit.stamp:
+        return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)"
+    if not hit.stamp:
+        return None
+    clock, seconds = hit.stamp
+    if clock == "uptime" and any(c == "uptime" and n > hit.line_no and s < seconds - 1 for n, c, s in stamps):
+        return "kernel uptime goes backwards after this line, so it comes from an earlier boot"
+    age = newest[clock] - seconds
+    if age > window:
+        return f"hardware evidence {_duration(age)} older than the newest line on its clock ({clock})"
+    return None
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 86400:
+        return f"{seconds / 86400:.1f} days"
+    if seconds >= 3600:
+        return f"{seconds / 3600:.1f} hours"
+    return f"{seconds / 60:.0f} minutes"

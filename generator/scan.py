@@ -1,0 +1,155 @@
+"""One pass over a log of any size, in bounded memory.
+
+The log arrives in chunks that end on line boundaries. For each signature a plain
+substring search finds the lines holding its required literal; only those lines meet
+the regex. Lines are capped in length before matching. The scan keeps a bounded
+sample: hit lines (first and last few per signature), informative lines from the
+first and last chunks for full-text relevance, and timestamps of hit lines and chunk
+ends for the staleness rules. Mirrored in the browser engine.
+"""
+import re
+from collections import deque
+from dataclasses import dataclass, field
+
+from . import timestamps
+
+MAX_LINE = 4096          # characters of a line that patterns see
+CHUNK = 1 << 20          # characters per chunk
+HITS_KEPT = 8            # first and last hits kept per signature
+INFORMATIVE_KEPT = 100   # informative lines kept from the start and from the end
+TAIL_STAMPS = 64         # lines at each chunk's end whose stamps are read
+SHORT_PASTE = 40         # a paste this short is used whole for full-text relevance
+INFORMATIVE = re.compile(r"error|exception|fail|fatal|timeout|timed out|killed|abort|panic|traceback|"
+                         r"warn|oom|refused|denied|not found|nan\b|segmentation|signal|xid|nccl|assert|"
+                         r"corrupt|stuck|hang|unable|cannot|exit", re.IGNORECASE)
+
+
+@dataclass
+class Hit:
+    line_no: int
+    text: str
+    stamp: tuple | None
+
+
+@dataclass
+class ScanResult:
+    hits: dict = field(default_factory=dict)          # signature index -> list of Hit (bounded)
+    counts: dict = field(default_factory=dict)        # signature index -> number of hit lines
+    informative: list = field(default_factory=list)   # (line_no, text) for full-text relevance
+    stamps: list = field(default_factory=list)        # (line_no, clock, seconds), in line order
+    lines: int = 0
+    chars: int = 0
+
+
+class Scanner:
+    def __init__(self, signatures: list[dict]):
+        self.signatures = [(i, s, re.compile(s["pattern"], re.IGNORECASE if s["ignore_case"] else 0))
+                           for i, s in enumerate(signatures)]
+        self.result = ScanResult()
+        self._first_informative: list = []
+        self._last_chunk = None  # (text, first line number)
+        self._short_lines: list = []
+        self._tails: dict = {}
+
+    def feed(self, chunk: str) -> None:
+        """Scan one chunk: whole lines, without their final newline."""
+        first = self.result.lines + 1
+        self.result.lines += chunk.count("\n") + 1
+        self.result.chars += len(chunk)
+        if self.result.lines <= SHORT_PASTE:
+            self._short_lines += [(first + i, l) for i, l in enumerate(chunk.split("\n"))]
+        self._scan_signatures(chunk, first)
+        self._stamp_tail(chunk, first)
+        if self._last_chunk is None:
+            self._first_informative = _informative(chunk, first, INFORMATIVE_KEPT)
+        self._last_chunk = (chunk, first)
+
+    def finish(self) -> ScanResult:
+        result = self.result
+        if result.lines <= SHORT_PASTE:
+            result.informative = self._short_lines
+        elif self._last_chunk is not None:
+            tail = _informative(*self._last_chunk, INFORMATIVE_KEPT, from_end=True)
+            merged = {n: t for n, t in self._first_informative + tail}
+            result.informative = sorted(merged.items())
+        result.stamps.sort()
+        for index, (head, tail) in self._tails.items():
+            result.hits[index] = head + [h for h in tail if h.line_no > head[-1].line_no]
+        return result
+
+    def _scan_signatures(self, chunk: str, first: int) -> None:
+        lowered = None
+        found = []  # (offset of line start, signature index, line)
+        for index, sig, regex in self.signatures:
+            hay = chunk
+            literal = sig["literal"]
+            if sig["ignore_case"]:
+                lowered = lowered if lowered is not None else chunk.lower()
+                hay = lowered
+            pos = hay.find(literal) if literal else 0
+            while pos != -1 and pos < len(chunk):
+                start = chunk.rfind("\n", 0, pos) + 1
+                end = chunk.find("\n", pos)
+                end = len(chunk) if end == -1 else end
+                line = chunk[start:min(end, start + MAX_LINE)]
+                if regex.search(line):
+                    found.append((start, index, line))
+                pos = hay.find(literal, end + 1) if literal else (end + 1 if end < len(chunk) else -1)
+        found.sort()
+        line_no, cursor = first, 0
+        for start, index, line in found:
+            line_no += chunk.count("\n", cursor, start)
+            cursor = start
+            self._keep_hit(index, Hit(line_no, line, timestamps.parse(line)))
+
+    def _keep_hit(self, index: int, hit: Hit) -> None:
+        self.result.counts[index] = self.result.counts.get(index, 0) + 1
+        head, tail = self._tails.setdefault(index, ([], deque(maxlen=HITS_KEPT)))
+        if len(head) < HITS_KEPT:
+            head.append(hit)
+        else:
+            tail.append(hit)
+        if hit.stamp:
+            self.result.stamps.append((hit.line_no, *hit.stamp))
+
+    def _stamp_tail(self, chunk: str, first: int) -> None:
+        lines = chunk.split("\n")[-TAIL_STAMPS:] if len(chunk) < 64 * MAX_LINE else \
+            chunk[-64 * MAX_LINE:].split("\n")[-TAIL_STAMPS:]
+        last_no = first + chunk.count("\n")
+        for offset, line in enumerate(lines):
+            stamp = timestamps.parse(line[:MAX_LINE])
+            if stamp:
+                self.result.stamps.append((last_no - len(lines) + 1 + offset, *stamp))
+
+
+def _informative(chunk: str, first: int, limit: int, from_end: bool = False) -> list:
+    lines = chunk.split("\n")
+    numbered = list(enumerate(lines, first))
+    if from_end:
+        numbered.reverse()
+    kept, seen = [], set()
+    for no, line in numbered:
+        line = line[:MAX_LINE]
+        if INFORMATIVE.search(line) and line not in seen:
+            seen.add(line)
+            kept.append((no, line))
+            if len(kept) >= limit:
+                break
+    return kept
+
+
+def chunks(lines_source, size: int = CHUNK):
+    """Split text (a str, or an iterable of str pieces) into chunks that end on line boundaries."""
+    pieces = [lines_source] if isinstance(lines_source, str) else lines_source
+    carry = ""
+    for piece in pieces:
+        carry += piece
+        while len(carry) >= size:
+            cut = carry.rfind("\n", 0, size)
+            cut = size if cut == -1 else cut  # a giant line: cut it (patterns see only MAX_LINE anyway)
+            yield carry[:cut].replace("\r", "")
+            carry = carry[cut + 1:] if cut < len(carry) and carry[cut:cut + 1] == "\n" else carry[cut:]
+    if carry.endswith("\n"):
+        carry = carry[:-1]
+    if carry:
+        yield carry.replace("\r", "")

@@ -1,0 +1,154 @@
+"""The match engine's behaviour: ranking rules, staleness, safety and the command line."""
+import json
+import subprocess
+import sys
+import time
+
+import jsonschema
+import pytest
+
+from generator import paths
+from generator.match_cli import load_engine
+
+XID79 = "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus."
+WATCHDOG = ("[rank3]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective "
+            "operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=466119168, NumelOut=466119168, "
+            "Timeout(ms)=600000) ran for 600060 milliseconds before timing out.")
+DS_RACE = """Traceback (most recent call last):
+  File "/opt/conda/lib/python3.10/site-packages/deepspeed/runtime/engine.py", line 3130, in save_checkpoint
+    self._save_checkpoint(save_dir,
+  File "/opt/conda/lib/python3.10/site-packages/deepspeed/runtime/engine.py", line 3364, in _save_checkpoint
+    copytree(offload_dir,
+  File "/opt/conda/lib/python3.10/shutil.py", line 559, in copytree
+    return _copytree(entries=entries, src=src, dst=dst, symlinks=symlinks,
+  File "/opt/conda/lib/python3.10/shutil.py", line 457, in _copytree
+    os.makedirs(dst, exist_ok=dirs_exist_ok)
+  File "/opt/conda/lib/python3.10/os.py", line 225, in makedirs
+    mkdir(name, mode)
+FileExistsError: [Errno 17] File exists: '/ckpt/global_step100/zero_stage_3_bf16_offload'"""
+PLAIN_COPYTREE = """Traceback (most recent call last):
+  File "build_docs.py", line 12, in <module>
+    shutil.copytree("assets", "public/assets")
+  File "/usr/lib/python3.11/shutil.py", line 561, in copytree
+    return _copytree(entries=entries, src=src, dst=dst, symlinks=symlinks,
+  File "/usr/lib/python3.11/shutil.py", line 459, in _copytree
+    os.makedirs(dst, exist_ok=dirs_exist_ok)
+  File "<frozen os>", line 225, in makedirs
+FileExistsError: [Errno 17] File exists: 'public/assets'"""
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return load_engine()
+
+
+def ids(result):
+    return [m["id"] for m in result["matches"]]
+
+
+def test_upstream_cause_ranks_above_its_downstream_symptom(engine):
+    result = engine.match(f"{XID79}\n{WATCHDOG}")
+    assert ids(result)[0] == "gpu-lost-collective-timeout"
+    assert result["confident"] and result["matches"][0]["confidence"] == "strong"
+    why = [w for w in result["matches"][0]["why"] if w["kind"] == "signature"]
+    assert [w["lines"][0] for w in why][:2] == [1, 2]
+
+
+def test_a_bare_watchdog_timeout_is_not_a_confident_match(engine):
+    result = engine.match(WATCHDOG)
+    assert not result["confident"]
+    top = ids(result)[:5]
+    assert "gpu-lost-collective-timeout" in top and "network-partition" in top
+    assert all(m["confidence"] != "strong" for m in result["matches"])
+
+
+def test_deepspeed_race_is_strong_but_a_plain_copytree_error_is_not(engine):
+    assert ids(engine.match(DS_RACE))[0] == "deepspeed-zero3-nvme-checkpoint-race"
+    assert engine.match(DS_RACE)["confident"]
+    assert not engine.match(PLAIN_COPYTREE)["confident"]
+
+
+def test_context_that_conflicts_keeps_a_reference_from_being_strong(engine):
+    result = engine.match(DS_RACE, context="vLLM 0.6 serving on 8 H100")
+    race = next(m for m in result["matches"] if m["id"] == "deepspeed-zero3-nvme-checkpoint-race")
+    assert race["confidence"] != "strong"
+    assert any(w["kind"] == "context" and not w["fit"] for w in race["why"])
+
+
+def test_old_hardware_evidence_is_stale(engine):
+    log = f"[Sun Nov 29 09:00:00 2026] {XID79}\n" + "".join(
+        f"[Sun Nov 29 {h:02d}:00:00 2026] eth0: link up\n" for h in range(10, 14))
+    result = engine.match(log)
+    assert not result["confident"]
+    assert any(w["kind"] == "stale-evidence" and w["line"] == 1 for w in result["warnings"])
+    fresh = engine.match(log, context="window 12h")
+    assert fresh["confident"] and not fresh["warnings"]
+
+
+def test_evidence_from_an_earlier_boot_is_stale(engine):
+    log = f"[ 9000.000000] {XID79}\n[    5.000000] Linux version 6.8.0\n[   60.000000] nvidia: loading"
+    result = engine.match(log)
+    assert "earlier boot" in result["warnings"][0]["text"]
+    assert not result["confident"]
+
+
+def test_a_repeated_line_with_the_same_stamp_is_stale(engine):
+    line = f"2026-11-29T10:00:00Z host kernel: {XID79}"
+    result = engine.match(f"{line}\n2026-11-29T10:05:00Z host kernel: eth0 up\n{line}")
+    assert result["warnings"] and "repeats" in result["warnings"][0]["text"]
+    assert not result["confident"]
+
+
+@pytest.mark.parametrize("paste", ["RuntimeError: NCCL", "+foo -bar ~baz ^2 *x* [a] {b} field:value",
+                                   "title:NCCL^10 ~~ \"unterminated", "0xdeadbeef 0000:3b:00.0 C:\\path\\x",
+                                   "", "\x00\x01\ufffd é 漢字", "-" * 100000])
+def test_any_paste_is_safe(engine, paste):
+    result = engine.match(paste)
+    jsonschema.validate(result, json.loads((paths.ROOT / "schema" / "match-result.schema.json").read_text()))
+
+
+def test_ties_are_broken_by_id(engine):
+    result = engine.match("NCCL watchdog timeout collective")
+    pairs = [(m["score"], m["id"]) for m in result["matches"]]
+    assert pairs == sorted(pairs, key=lambda p: (-p[0], p[1]))
+
+
+def test_large_log_is_streamed_and_reports_the_right_line(engine):
+    filler = "step 1234 loss 2.345 lr 3e-4 tokens/s 51234\n" * 200000
+    result = engine.match(iter([filler, filler, XID79 + "\n", WATCHDOG + "\n"]))
+    lines = [w["lines"][0] for w in result["matches"][0]["why"] if w["kind"] == "signature"]
+    assert lines[0] == 400001
+
+
+def run_cli(*args, stdin=""):
+    return subprocess.run([sys.executable, "-m", "generator.cli", "match", *args], input=stdin,
+                          capture_output=True, text=True, cwd=paths.ROOT)
+
+
+def test_cli_json_exit_codes_and_schema():
+    schema = json.loads((paths.ROOT / "schema" / "match-result.schema.json").read_text())
+    confident = run_cli("-", "--json", stdin=f"{XID79}\n{WATCHDOG}\n")
+    assert confident.returncode == 0
+    out = json.loads(confident.stdout)
+    jsonschema.validate(out, schema)
+    assert out["confident"] is True and out["matches"][0]["confidence"] == "strong"
+    unsure = run_cli("-", "--json", "--top", "3", stdin=WATCHDOG)
+    assert unsure.returncode == 1 and len(json.loads(unsure.stdout)["matches"]) == 3
+    missing = run_cli("/no/such/file.log")
+    assert missing.returncode == 2 and "cannot read /no/such/file.log" in missing.stderr
+
+
+def test_cli_text_output_names_lines_and_checks():
+    out = run_cli("-", "--context", "PyTorch 2.4, 64 A100, Slurm", stdin=f"{XID79}\n{WATCHDOG}\n").stdout
+    assert "line 1" in out and "Checks to run next" in out and "#check-" in out
+
+
+def test_cli_reads_an_index_file(tmp_path):
+    from generator.match_index import write_index
+    from generator.records import load_records
+    index = tmp_path / "match-index.json"
+    write_index(load_records(paths.RECORDS), index)
+    assert run_cli("-", "--index", str(index), stdin=XID79).returncode == 0
+    index.write_text("{not json")
+    bad = run_cli("-", "--index", str(index), stdin=XID79)
+    assert bad.returncode == 2 and "cannot read the match index" in bad.stderr
