@@ -18,6 +18,8 @@ WINDOW = re.compile(r"window\s*[=:]?\s*(\d{1,5})\s*(s|sec|seconds?|m|min|minutes
 # Frameworks that mark a reference as specific to them: a log from another one of these conflicts.
 SPECIFIC_FRAMEWORKS = {"deepspeed", "vllm", "megatron-lm", "nixl", "ucx", "jax", "tensorflow", "hdf5", "h5py",
                        "wandb", "tensorboard"}
+REPLAYED = re.compile(r"\b(archived?|postmortem|post-mortem|replay(ed)?|old log|documentation|readme|demo|"
+                      r"synthetic|test fixture|injected|example log)\b")
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 DEFAULT_WINDOW = 3600.0
 _COMPILED = {name: [(key, re.compile(p)) for key, p in table]
@@ -38,3 +40,8 @@ def window_seconds(context: str) -> float:
     if not m:
         return DEFAULT_WINDOW
     return float(int(m.group(1)) * UNIT_SECONDS[m.group(2)[0]])
+
+
+def says_replayed(context: str) -> bool:
+    """The user says the log is archived, replayed or an example, not live."""
+    return bool(REPLAYED.search(context.lower()))

@@ -11,7 +11,7 @@ from pathlib import Path
 from lunr.builder import Builder
 
 from .hints import SPECIFIC_FRAMEWORKS
-from .patterns import required_literal
+from .patterns import compile_signature, required_literal
 from .records import Record
 from .tokenize import tokenize
 
@@ -23,10 +23,11 @@ GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
 
 def build_index(records: list[Record]) -> dict:
     kinds = {r.id: r.data["kind"] for r in records}
-    compiled = [(r.id, re.compile(s["pattern"], re.IGNORECASE if s.get("ignore_case") else 0))
+    compiled = [(r.id, compile_signature(s["pattern"], s.get("ignore_case", False)))
                 for r in records for s in r.data["signatures"]]
     return {
         "format": FORMAT,
+        "rules": _rules(),
         "references": [_reference(r) for r in records],
         "signatures": [_signature(r, s, compiled, kinds) for r in records for s in r.data["signatures"]],
         "lunr": _lunr(records).serialize(),
@@ -55,6 +56,7 @@ def _reference(record: Record) -> dict:
         "causes": [{"id": c["id"], "heading": heading[c["id"]]} for c in data["causes"]],
         "checks": [_check(e, data["causes"]) for e in _checks_in_cause_order(data)],
         "look_alikes": [a["ref"] for a in data.get("look_alikes", []) if "ref" in a],
+        "explains": data.get("explains", []),
     }
 
 
@@ -103,3 +105,21 @@ def _lunr(records: list[Record]):
                      "signatures": " ".join(tokenize(" ".join(s["example"] for s in data["signatures"]))),
                      "body": " ".join(tokenize(" ".join(body)))})
     return builder.build()
+
+
+def _rules() -> dict:
+    """The engine's tables, shared with the browser engine so both read one definition."""
+    from . import hints, matcher, scan, timestamps, tokenize as tok
+    return {
+        "tokenizer": {"masks": tok.MASKS, "stop_words": sorted(tok.STOP_WORDS), "max_token": tok.MAX_TOKEN},
+        "timestamps": {"forms": [[kind, rx.pattern] for kind, rx in timestamps.FORMS], "lead": timestamps.LEAD},
+        "hints": {"frameworks": hints.FRAMEWORKS, "hardware": hints.HARDWARE, "environments": hints.ENVIRONMENTS,
+                  "scale": hints.SCALE.pattern, "window": hints.WINDOW.pattern, "replayed": hints.REPLAYED.pattern,
+                  "specific_frameworks": sorted(hints.SPECIFIC_FRAMEWORKS), "default_window": hints.DEFAULT_WINDOW},
+        "scan": {"max_line": scan.MAX_LINE, "chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT,
+                 "informative_kept": scan.INFORMATIVE_KEPT, "tail_stamps": scan.TAIL_STAMPS,
+                 "short_paste": scan.SHORT_PASTE, "informative": scan.INFORMATIVE.pattern},
+        "rank": {"weights": matcher.WEIGHTS, "kind_factor": matcher.KIND_FACTOR, "text_floor": matcher.TEXT_FLOOR,
+                 "strong_margin": matcher.STRONG_MARGIN, "max_terms": matcher.MAX_TERMS,
+                 "checks_per_match": matcher.CHECKS_PER_MATCH},
+    }

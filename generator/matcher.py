@@ -14,7 +14,7 @@ from .scan import Scanner, chunks
 from .tokenize import tokenize
 
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
-           "text": 4.0, "fit": 1.5, "conflict": -8.0}
+           "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0}
 TEXT_FLOOR = 0.25     # relative full-text score below which a reference without hits is not listed
 STRONG_MARGIN = 3.0   # a look-alike within this many points keeps the top answer from being strong
 # Symptoms, field reports and practices print nothing of their own: the messages they list are
@@ -42,7 +42,8 @@ class Engine:
 
     def rank(self, scan, context: str, top: int) -> dict:
         warnings = []
-        stale = _stale_hits(scan, self.signatures, hint_rules.window_seconds(context), warnings)
+        stale = _stale_hits(scan, self.signatures, hint_rules.window_seconds(context),
+                            hint_rules.says_replayed(context), warnings)
         sample = "\n".join(t for _, t in scan.informative)
         hints = _merge(hint_rules.read_hints(context), hint_rules.read_hints(sample))
         text_scores, terms = self._full_text(sample + "\n" + context)
@@ -51,8 +52,10 @@ class Engine:
             sig = self.signatures[index]
             candidates.setdefault(sig["ref"], []).append((sig, hits, stale.get(index, False), scan.counts[index]))
         listed = set(candidates) | {ref for ref, s in text_scores.items() if s >= TEXT_FLOOR}
-        matches = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints)
-                   for ref in listed]
+        if stale:  # references that explain stale evidence become candidates themselves
+            listed |= {ref for ref, r in self.refs.items() if "stale-hardware-evidence" in r["explains"]}
+        matches = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
+                               bool(stale)) for ref in listed]
         matches.sort(key=lambda m: (-m["score"], m["id"]))
         _assign_confidence(matches, self.refs)
         matches = matches[:top]
@@ -77,9 +80,13 @@ class Engine:
         terms = {r["ref"]: sorted(r["match_data"].metadata)[:12] for r in results}
         return scores, terms
 
-    def _score(self, ref_id, sig_hits, text_score, terms, hints) -> dict:
+    def _score(self, ref_id, sig_hits, text_score, terms, hints, stale_found) -> dict:
         ref = self.refs[ref_id]
         score, why, strong_evidence = 0.0, [], False
+        explains = stale_found and "stale-hardware-evidence" in ref["explains"]
+        if explains:
+            score += WEIGHTS["explains"]
+            why.append({"kind": "context", "fit": True, "text": "the paste holds stale hardware evidence, which this reference explains"})
         for sig, hits, is_stale, count in sorted(sig_hits, key=lambda h: h[1][0].line_no):
             kind = "stale" if is_stale else sig["role"] + ("-shared" if sig["shared"] else "")
             score += WEIGHTS[kind] * KIND_FACTOR[ref["kind"]]
@@ -96,7 +103,8 @@ class Engine:
         why += [{"kind": "context", "fit": False, "text": c} for c in conflicts]
         return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
                 "confidence": "weak", "score": round(score, 4), "why": why,
-                "_strong_evidence": strong_evidence and not conflicts, "_hits": bool(sig_hits) and not conflicts}
+                "_strong_evidence": strong_evidence and not conflicts,
+                "_hits": (bool(sig_hits) or explains) and not conflicts}
 
     def _checks(self, ref_id: str, matches: list) -> list:
         """Checks that can tell this reference from the other candidates come first."""
@@ -148,7 +156,7 @@ def _merge(a: dict, b: dict) -> dict:
     return merged
 
 
-def _stale_hits(scan, signatures, window: float, warnings: list) -> dict:
+def _stale_hits(scan, signatures, window: float, replayed: bool, warnings: list) -> dict:
     """Hardware evidence that is old, replayed or from an earlier boot cannot confirm a current fault."""
     newest, stale = {}, {}
     for _, clock, seconds in scan.stamps:
@@ -156,7 +164,7 @@ def _stale_hits(scan, signatures, window: float, warnings: list) -> dict:
     for index, hits in scan.hits.items():
         if not signatures[index]["hardware"]:
             continue
-        reasons = [r for r in (_stale_reason(h, hits, scan.stamps, newest, window) for h in hits) if r]
+        reasons = [r for r in (_stale_reason(h, hits, scan.stamps, newest, window, replayed) for h in hits) if r]
         if reasons and len(reasons) == len(hits):
             stale[index] = True
             sig = signatures[index]
@@ -166,7 +174,9 @@ def _stale_hits(scan, signatures, window: float, warnings: list) -> dict:
     return stale
 
 
-def _stale_reason(hit, hits, stamps, newest, window):
+def _stale_reason(hit, hits, stamps, newest, window, replayed):
+    if replayed:
+        return "the context says this log is archived, replayed or an example"
     if sum(1 for h in hits if h.text == hit.text) > 1 and hit.stamp:
         return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)"
     if not hit.stamp:

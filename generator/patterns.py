@@ -35,8 +35,15 @@ class Piece:
         return self.max is UNBOUNDED
 
 
+def compile_signature(pattern: str, ignore_case: bool = False) -> re.Pattern:
+    """Compile as JavaScript reads it: \\d, \\w and \\b are ASCII-only there, so they are here too."""
+    return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
+
+
 def check(pattern: str) -> None:
     """Raise PatternError if the pattern is outside the shared subset or can blow up."""
+    if not pattern.isascii():
+        raise PatternError("write patterns in ASCII: the engines fold case and classify other characters differently")
     alternatives, end = _parse_alternatives(pattern, 0)
     if end != len(pattern):
         raise PatternError(f"unbalanced ')' at position {end}")

@@ -13,7 +13,7 @@ from pathlib import Path
 import jsonschema
 
 from . import paths
-from .patterns import PatternError, check as check_pattern
+from .patterns import PatternError, check as check_pattern, compile_signature
 from .problems import Problem, RecordErrors, field_name
 from .yaml_lines import YamlProblem, load_with_lines
 
@@ -124,8 +124,7 @@ def _record_checks(record: Record, name: str) -> list[Problem]:
         except PatternError as exc:
             add(["signatures", i, "pattern"], str(exc))
             continue
-        flags = re.IGNORECASE if sig.get("ignore_case") else 0
-        if not re.search(sig["pattern"], sig["example"], flags):
+        if not compile_signature(sig["pattern"], sig.get("ignore_case", False)).search(sig["example"]):
             add(["signatures", i, "pattern"], "does not match its own example")
         if data["kind"] != "error" and sig["role"] != "symptom":
             add(["signatures", i, "role"], f"a {data['kind']} reference prints nothing of its own: its signatures are symptoms")

@@ -12,6 +12,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from . import timestamps
+from .patterns import compile_signature
 
 MAX_LINE = 4096          # characters of a line that patterns see
 CHUNK = 1 << 20          # characters per chunk
@@ -19,9 +20,10 @@ HITS_KEPT = 8            # first and last hits kept per signature
 INFORMATIVE_KEPT = 100   # informative lines kept from the start and from the end
 TAIL_STAMPS = 64         # lines at each chunk's end whose stamps are read
 SHORT_PASTE = 40         # a paste this short is used whole for full-text relevance
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # keeps offsets
 INFORMATIVE = re.compile(r"error|exception|fail|fatal|timeout|timed out|killed|abort|panic|traceback|"
                          r"warn|oom|refused|denied|not found|nan\b|segmentation|signal|xid|nccl|assert|"
-                         r"corrupt|stuck|hang|unable|cannot|exit", re.IGNORECASE)
+                         r"corrupt|stuck|hang|unable|cannot|exit", re.IGNORECASE | re.ASCII)
 
 
 @dataclass
@@ -43,7 +45,7 @@ class ScanResult:
 
 class Scanner:
     def __init__(self, signatures: list[dict]):
-        self.signatures = [(i, s, re.compile(s["pattern"], re.IGNORECASE if s["ignore_case"] else 0))
+        self.signatures = [(i, s, compile_signature(s["pattern"], s["ignore_case"]))
                            for i, s in enumerate(signatures)]
         self.result = ScanResult()
         self._first_informative: list = []
@@ -84,7 +86,7 @@ class Scanner:
             hay = chunk
             literal = sig["literal"]
             if sig["ignore_case"]:
-                lowered = lowered if lowered is not None else chunk.lower()
+                lowered = lowered if lowered is not None else chunk.translate(ASCII_LOWER)
                 hay = lowered
             pos = hay.find(literal) if literal else 0
             while pos != -1 and pos < len(chunk):

@@ -76,5 +76,6 @@ def _replace(site_dir: Path, built: Path) -> None:
 
 
 def _index_steps():
-    """Extra outputs (match index, API files) register here as they are added."""
-    return []
+    """Outputs built from the records beside the pages."""
+    from .match_index import write_index
+    return [lambda records, docs: write_index(records, docs / "assets" / "match" / "index.json")]

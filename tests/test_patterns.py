@@ -9,7 +9,7 @@ import time
 import pytest
 
 from generator import paths
-from generator.patterns import PatternError, check, required_literal
+from generator.patterns import PatternError, check, compile_signature, required_literal
 from generator.records import load_records
 from generator.scan import MAX_LINE
 
@@ -40,7 +40,7 @@ def test_every_pattern_matches_its_example_and_not_unrelated_examples(records):
     sigs = all_signatures(records)
     overlaps = []
     for rec, sig in sigs:
-        rx = re.compile(sig["pattern"], re.IGNORECASE if sig.get("ignore_case") else 0)
+        rx = compile_signature(sig["pattern"], sig.get("ignore_case", False))
         assert rx.search(sig["example"]), f"{rec.id}/{sig['id']} misses its own example"
         for other, other_sig in sigs:
             if other.id == rec.id or not rx.search(other_sig["example"]):
@@ -54,7 +54,7 @@ def test_every_pattern_matches_its_example_and_not_unrelated_examples(records):
 def test_every_pattern_stays_fast_on_adversarial_lines_in_python(records):
     slow = []
     for rec, sig in all_signatures(records):
-        rx = re.compile(sig["pattern"], re.IGNORECASE if sig.get("ignore_case") else 0)
+        rx = compile_signature(sig["pattern"], sig.get("ignore_case", False))
         for line in adversarial_lines(sig["pattern"]):
             started = time.perf_counter()
             rx.search(line[:MAX_LINE])
@@ -84,7 +84,7 @@ console.log(JSON.stringify(out));
     data.write_text(json.dumps(cases))
     result = json.loads(subprocess.run([NODE, str(script), str(data)], capture_output=True, text=True, check=True).stdout)
     for case in cases:
-        rx = re.compile(case["pattern"], re.IGNORECASE if case["flags"] else 0)
+        rx = compile_signature(case["pattern"], bool(case["flags"]))
         expected = [[m.start(), m.group(0)] if (m := rx.search(l)) else None for l in case["lines"]]
         assert result[case["id"]]["found"] == expected, f"{case['id']} differs between Python and JavaScript"
         assert result[case["id"]]["slowest"] < 50, f"{case['id']} is slow in JavaScript"
