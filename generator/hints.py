@@ -16,8 +16,7 @@ ENVIRONMENTS = [("kubernetes", r"kubernetes|\bk8s\b|kubectl|\bpod\b|oomkilled"),
 SCALE = re.compile(r"\b(\d{1,6})\s*(?:x\s*)?(?:gpus?|gb200s?|b200s?|h200s?|h100s?|a100s?|v100s?)\b|world_size\s*[=:]\s*(\d{1,6})")
 WINDOW = re.compile(r"window\s*[=:]?\s*(\d{1,5})\s*(s|sec|seconds?|m|min|minutes?|h|hours?|d|days?)\b")
 # Frameworks that mark a reference as specific to them: a log from another one of these conflicts.
-SPECIFIC_FRAMEWORKS = {"deepspeed", "vllm", "megatron-lm", "nixl", "ucx", "jax", "tensorflow", "hdf5", "h5py",
-                       "wandb", "tensorboard"}
+SPECIFIC_FRAMEWORKS = {"deepspeed", "vllm", "megatron-lm", "nixl", "jax", "tensorflow"}
 REPLAYED = re.compile(r"\b(archived?|postmortem|post-mortem|replay(ed)?|old log|documentation|readme|demo|"
                       r"synthetic|test fixture|injected|example log)\b")
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
@@ -26,9 +25,12 @@ _COMPILED = {name: [(key, re.compile(p)) for key, p in table]
              for name, table in (("frameworks", FRAMEWORKS), ("hardware", HARDWARE), ("environments", ENVIRONMENTS))}
 
 
+NEGATED = re.compile(r"\b(?:no|not|without|non)[ -]+[a-z0-9][a-z0-9.-]*")  # "(no DeepSpeed)" is no hint
+
+
 def read_hints(text: str) -> dict:
     """Hints found in `text` (lower-cased): sets of names, a scale in GPUs or None."""
-    text = text.lower()
+    text = NEGATED.sub(" ", text.lower())
     hints = {name: sorted({key for key, rx in table if rx.search(text)}) for name, table in _COMPILED.items()}
     scales = [int(a or b) for a, b in SCALE.findall(text)]
     hints["scale"] = max(scales) if scales else None

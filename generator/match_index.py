@@ -17,7 +17,6 @@ from .tokenize import tokenize
 
 FORMAT = 1
 HARDWARE_EVIDENCE = re.compile(r"Xid|ECC|[Rr]emap|NVLink|AER|fallen off the bus|uncorrectable", re.IGNORECASE)
-FRAMEWORK_NEUTRAL = {"pytorch", "python", "transformers", "accelerate", "lightning"}
 GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
 
 
@@ -42,9 +41,10 @@ def write_index(records: list[Record], path: Path) -> None:
 def _reference(record: Record) -> dict:
     data, applies = record.data, record.data.get("applies_to", {})
     frameworks = applies.get("frameworks", [])
-    specific = sorted(set(frameworks) & SPECIFIC_FRAMEWORKS)
-    if set(frameworks) - SPECIFIC_FRAMEWORKS - FRAMEWORK_NEUTRAL:
-        specific = []  # applies to general infrastructure (nccl, ...) too: no framework conflicts
+    # A reference is about a framework when its title names it ("DeepSpeed ZeRO-3: ..."): a log
+    # from another such framework conflicts, and the framework must show for it to be strong.
+    title = data["title"].lower()
+    specific = sorted(f for f in set(frameworks) & SPECIFIC_FRAMEWORKS if f.split("-")[0] in title)
     hardware = applies.get("hardware", [])
     models = [] if "any-nvidia-gpu" in hardware else sorted(set(hardware) & GPU_MODELS)
     heading = {c["id"]: c.get("title") or c["description"].split(". ")[0][:110] for c in data["causes"]}
@@ -114,7 +114,7 @@ def _rules() -> dict:
         "tokenizer": {"masks": tok.MASKS, "stop_words": sorted(tok.STOP_WORDS), "max_token": tok.MAX_TOKEN},
         "timestamps": {"forms": [[kind, rx.pattern] for kind, rx in timestamps.FORMS], "lead": timestamps.LEAD},
         "hints": {"frameworks": hints.FRAMEWORKS, "hardware": hints.HARDWARE, "environments": hints.ENVIRONMENTS,
-                  "scale": hints.SCALE.pattern, "window": hints.WINDOW.pattern, "replayed": hints.REPLAYED.pattern,
+                  "scale": hints.SCALE.pattern, "negated": hints.NEGATED.pattern, "window": hints.WINDOW.pattern, "replayed": hints.REPLAYED.pattern,
                   "specific_frameworks": sorted(hints.SPECIFIC_FRAMEWORKS), "default_window": hints.DEFAULT_WINDOW},
         "scan": {"max_line": scan.MAX_LINE, "chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT,
                  "informative_kept": scan.INFORMATIVE_KEPT, "tail_stamps": scan.TAIL_STAMPS,

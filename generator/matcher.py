@@ -62,6 +62,7 @@ class Engine:
         for m in matches:
             m["checks"] = self._checks(m["id"], matches)
             m.pop("_strong_evidence")
+            m.pop("_lines")
         return {"confident": bool(matches) and matches[0]["confidence"] == "strong",
                 "matches": matches, "warnings": warnings, "hints": hints}
 
@@ -90,21 +91,22 @@ class Engine:
         for sig, hits, is_stale, count in sorted(sig_hits, key=lambda h: h[1][0].line_no):
             kind = "stale" if is_stale else sig["role"] + ("-shared" if sig["shared"] else "")
             score += WEIGHTS[kind] * KIND_FACTOR[ref["kind"]]
-            strong_evidence |= kind == "cause"
+            strong_evidence |= kind in ("cause", "cause-shared")
             why.append({"kind": "signature", "signature": sig["id"], "role": sig["role"], "shared": sig["shared"],
                         "stale": is_stale, "lines": [h.line_no for h in hits][:10], "count": count,
                         "text": hits[0].text[:300]})
         score += WEIGHTS["text"] * text_score
         if terms:
             why.append({"kind": "words", "terms": terms, "relevance": round(text_score, 3)})
-        fits, conflicts = _context_fit(ref, hints)
+        fits, conflicts, unsupported = _context_fit(ref, hints)
         score += WEIGHTS["fit"] * len(fits) + WEIGHTS["conflict"] * len(conflicts)
         why += [{"kind": "context", "fit": True, "text": f} for f in fits]
-        why += [{"kind": "context", "fit": False, "text": c} for c in conflicts]
+        why += [{"kind": "context", "fit": False, "text": c} for c in conflicts + unsupported]
+        lines = sorted({h.line_no for _, hits, _, _ in sig_hits for h in hits})
         return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
                 "confidence": "weak", "score": round(score, 4), "why": why,
-                "_strong_evidence": strong_evidence and not conflicts,
-                "_hits": (bool(sig_hits) or explains) and not conflicts}
+                "_strong_evidence": strong_evidence and not conflicts and not unsupported,
+                "_hits": (bool(sig_hits) or explains) and not conflicts, "_lines": lines}
 
     def _checks(self, ref_id: str, matches: list) -> list:
         """Checks that can tell this reference from the other candidates come first."""
@@ -115,31 +117,37 @@ class Engine:
 
 
 def _assign_confidence(matches: list, refs: dict) -> None:
+    """Strong: a fresh line that names the fault, and no related candidate (a look-alike, or one
+    matching the same lines) with such a line within STRONG_MARGIN points."""
     strong = [m for m in matches if m["_strong_evidence"]]
     for m in matches:
         hits = m.pop("_hits")
         if m in strong and not any(
-                o is not m and o["score"] >= m["score"] - STRONG_MARGIN and _related(m["id"], o["id"], refs)
+                o is not m and o["score"] >= m["score"] - STRONG_MARGIN and _related(m, o, refs)
                 for o in strong):
             m["confidence"] = "strong"
         elif hits:
             m["confidence"] = "possible"
 
 
-def _related(a: str, b: str, refs: dict) -> bool:
-    return b in refs[a]["look_alikes"] or a in refs[b]["look_alikes"]
+def _related(a: dict, b: dict, refs: dict) -> bool:
+    return (b["id"] in refs[a["id"]]["look_alikes"] or a["id"] in refs[b["id"]]["look_alikes"]
+            or bool(set(a["_lines"]) & set(b["_lines"])))
 
 
 def _context_fit(ref: dict, hints: dict):
     fits, conflicts = [], []
     specific = set(ref["specific_frameworks"])
     seen = set(hints["frameworks"]) & hint_rules.SPECIFIC_FRAMEWORKS
-    if specific and seen:
-        if specific & seen:
-            fits.append(f"framework {', '.join(sorted(specific & seen))}")
-        else:
+    unsupported = []
+    if specific and not specific & seen:
+        if seen:
             conflicts.append(f"this reference is about {', '.join(sorted(specific))}; the log or context says "
                              f"{', '.join(sorted(seen))}")
+        else:  # a message shared with other software: the paste must show the framework to be sure
+            unsupported.append(f"nothing in the paste or context shows {', '.join(sorted(specific))}")
+    elif specific:
+        fits.append(f"framework {', '.join(sorted(specific & seen))}")
     models, seen_models = set(ref["gpu_models"]), set(hints["hardware"])
     if models and seen_models:
         if models & seen_models:
@@ -147,7 +155,7 @@ def _context_fit(ref: dict, hints: dict):
         else:
             conflicts.append(f"this reference is about {', '.join(sorted(models)).upper()}; the log or context says "
                              f"{', '.join(sorted(seen_models)).upper()}")
-    return fits, conflicts
+    return fits, conflicts, unsupported
 
 
 def _merge(a: dict, b: dict) -> dict:

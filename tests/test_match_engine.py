@@ -68,11 +68,22 @@ def test_deepspeed_race_is_strong_but_a_plain_copytree_error_is_not(engine):
     assert not engine.match(PLAIN_COPYTREE)["confident"]
 
 
+EMBEDDING = """  File "/app/model.py", line 88, in forward
+    return F.embedding(
+RuntimeError: 'weight' must be 2-D"""
+
+
 def test_context_that_conflicts_keeps_a_reference_from_being_strong(engine):
-    result = engine.match(DS_RACE, context="vLLM 0.6 serving on 8 H100")
-    race = next(m for m in result["matches"] if m["id"] == "deepspeed-zero3-nvme-checkpoint-race")
-    assert race["confidence"] != "strong"
-    assert any(w["kind"] == "context" and not w["fit"] for w in race["why"])
+    result = engine.match(EMBEDDING, context="vLLM 0.6 serving on 8 H100")
+    ds = next(m for m in result["matches"] if m["id"] == "deepspeed-zero3-embedding-weight-2d")
+    assert ds["confidence"] == "weak"
+    assert any(w["kind"] == "context" and not w["fit"] and "vllm" in w["text"] for w in ds["why"])
+
+
+def test_a_framework_specific_reference_needs_its_framework_in_the_paste_or_context(engine):
+    assert not engine.match(EMBEDDING)["confident"]
+    sure = engine.match(EMBEDDING, context="DeepSpeed 0.14 ZeRO-3, inference after training")
+    assert sure["confident"] and sure["matches"][0]["id"] == "deepspeed-zero3-embedding-weight-2d"
 
 
 def test_old_hardware_evidence_is_stale(engine):

@@ -28,6 +28,7 @@
     function table(t) { return t.map(function (e) { return [e[0], new RegExp(e[1])]; }); }
     this.hintTables = { frameworks: table(h.frameworks), hardware: table(h.hardware), environments: table(h.environments) };
     this.scaleRx = new RegExp(h.scale, "g");
+    this.negatedRx = new RegExp(h.negated, "g");
     this.windowRx = new RegExp(h.window);
     this.replayedRx = new RegExp(h.replayed);
     this.specific = new Set(h.specific_frameworks);
@@ -82,7 +83,7 @@
 
   // ---- hints.py ----
   Engine.prototype.readHints = function (text) {
-    text = text.toLowerCase();
+    text = text.toLowerCase().replace(this.negatedRx, " ");
     var out = {};
     for (var name in this.hintTables) {
       out[name] = this.hintTables[name].filter(function (e) { return e[1].test(text); }).map(function (e) { return e[0]; }).sort();
