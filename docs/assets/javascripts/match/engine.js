@@ -256,7 +256,7 @@
     matches.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
     assignConfidence(matches, this.refs, rank.strong_margin);
     matches = matches.slice(0, top);
-    matches.forEach(function (m) { m.checks = self.checks(m.id); delete m._strong_evidence; });
+    matches.forEach(function (m) { m.checks = self.checks(m.id); delete m._strong_evidence; delete m._lines; });
     return { confident: matches.length > 0 && matches[0].confidence === "strong", matches: matches,
              warnings: warnings, hints: hints };
   };
@@ -286,7 +286,7 @@
       var sig = h[0], hits = h[1], isStale = h[2];
       var kind = isStale ? "stale" : sig.role + (sig.shared ? "-shared" : "");
       score += w[kind] * factor;
-      strongEvidence = strongEvidence || kind === "cause";
+      strongEvidence = strongEvidence || kind === "cause" || kind === "cause-shared";
       why.push({ kind: "signature", signature: sig.id, role: sig.role, shared: sig.shared, stale: isStale,
                  lines: hits.map(function (x) { return x.lineNo; }).slice(0, 10), count: h[3], text: hits[0].text.slice(0, 300) });
     });
@@ -295,10 +295,12 @@
     var fc = this.contextFit(ref, hints);
     score += w.fit * fc[0].length + w.conflict * fc[1].length;
     fc[0].forEach(function (f) { why.push({ kind: "context", fit: true, text: f }); });
-    fc[1].forEach(function (c) { why.push({ kind: "context", fit: false, text: c }); });
+    fc[1].concat(fc[2]).forEach(function (c) { why.push({ kind: "context", fit: false, text: c }); });
+    var lines = new Set();
+    sigHits.forEach(function (h) { h[1].forEach(function (x) { lines.add(x.lineNo); }); });
     return { id: refId, title: ref.title, url: this.siteUrl + ref.url, kind: ref.kind, confidence: "weak",
-             score: round(score, 4), why: why, _strong_evidence: strongEvidence && !fc[1].length,
-             _hits: (sigHits.length > 0 || explains) && !fc[1].length };
+             score: round(score, 4), why: why, _strong_evidence: strongEvidence && !fc[1].length && !fc[2].length,
+             _hits: (sigHits.length > 0 || explains) && !fc[1].length, _lines: lines };
   };
   Engine.prototype.checks = function (refId) {
     var ref = this.refs[refId], url = this.siteUrl + ref.url;
@@ -308,20 +310,20 @@
     });
   };
   Engine.prototype.contextFit = function (ref, hints) {
-    var fits = [], conflicts = [], specificSet = this.specific;
+    var fits = [], conflicts = [], unsupported = [], specificSet = this.specific;
     var specific = ref.specific_frameworks, seen = hints.frameworks.filter(function (f) { return specificSet.has(f); });
-    if (specific.length && seen.length) {
-      var both = specific.filter(function (f) { return seen.indexOf(f) !== -1; }).sort();
-      if (both.length) fits.push("framework " + both.join(", "));
-      else conflicts.push("this reference is about " + specific.slice().sort().join(", ") + "; the log or context says " + seen.slice().sort().join(", "));
-    }
+    var both = specific.filter(function (f) { return seen.indexOf(f) !== -1; }).sort();
+    if (specific.length && !both.length) {
+      if (seen.length) conflicts.push("this reference is about " + specific.slice().sort().join(", ") + "; the log or context says " + seen.slice().sort().join(", "));
+      else unsupported.push("nothing in the paste or context shows " + specific.slice().sort().join(", "));
+    } else if (specific.length) fits.push("framework " + both.join(", "));
     var models = ref.gpu_models, seenModels = hints.hardware;
     if (models.length && seenModels.length) {
       var common = models.filter(function (m) { return seenModels.indexOf(m) !== -1; }).sort();
       if (common.length) fits.push("hardware " + common.join(", ").toUpperCase());
       else conflicts.push("this reference is about " + models.slice().sort().join(", ").toUpperCase() + "; the log or context says " + seenModels.slice().sort().join(", ").toUpperCase());
     }
-    return [fits, conflicts];
+    return [fits, conflicts, unsupported];
   };
   Engine.prototype.staleHits = function (scan, window, replayed, warnings) {
     var newest = {}, stale = new Map(), self = this;
@@ -355,13 +357,17 @@
     if (s >= 3600) return (s / 3600).toFixed(1) + " hours";
     return Math.round(s / 60) + " minutes";
   }
+  function related(a, b, refs) {
+    if (refs[a.id].look_alikes.indexOf(b.id) !== -1 || refs[b.id].look_alikes.indexOf(a.id) !== -1) return true;
+    return Array.from(a._lines).some(function (l) { return b._lines.has(l); });
+  }
   function assignConfidence(matches, refs, margin) {
     var strong = matches.filter(function (m) { return m._strong_evidence; });
     matches.forEach(function (m) {
       var hits = m._hits;
       delete m._hits;
       var blocked = strong.some(function (o) {
-        return o !== m && o.score >= m.score - margin && (refs[m.id].look_alikes.indexOf(o.id) !== -1 || refs[o.id].look_alikes.indexOf(m.id) !== -1);
+        return o !== m && o.score >= m.score - margin && related(m, o, refs);
       });
       if (m._strong_evidence && !blocked) m.confidence = "strong";
       else if (hits) m.confidence = "possible";

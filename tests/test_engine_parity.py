@@ -1,0 +1,56 @@
+"""The browser engine (docs/assets/javascripts/match/engine.js, run here under node) and the Python
+engine give the same terms, rankings and confidences. The browser test repeats this in Chromium."""
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from generator import paths
+from generator.evaluation import GPUALERT, devset_cases, gpualert_cases
+from generator.match_index import build_index
+from generator.matcher import Engine
+from generator.records import load_records
+from generator.tokenize import tokenize
+
+NODE = shutil.which("node")
+RUNNER = paths.ROOT / "tests" / "js" / "run_engine.js"
+VECTORS = json.loads((paths.ROOT / "tests" / "data" / "tokenizer-vectors.json").read_text(encoding="utf-8"))
+needs_node = pytest.mark.skipif(NODE is None, reason="node is not installed (apt-get install nodejs)")
+
+
+@pytest.fixture(scope="module")
+def index():
+    return build_index(load_records(paths.RECORDS))
+
+
+def run_js(payload: dict):
+    out = subprocess.run([NODE, str(RUNNER)], input=json.dumps(payload), capture_output=True, text=True, check=True)
+    return json.loads(out.stdout)
+
+
+def test_python_tokenizer_matches_the_shared_vectors():
+    for vector in VECTORS:
+        assert tokenize(vector["text"]) == vector["tokens"], vector["text"]
+
+
+@needs_node
+def test_javascript_tokenizer_matches_the_shared_vectors(index):
+    got = run_js({"index": index, "cases": [], "tokenize": [v["text"] for v in VECTORS]})
+    assert got == [v["tokens"] for v in VECTORS]
+
+
+@needs_node
+def test_both_engines_rank_every_case_alike(index):
+    cases = devset_cases() + (gpualert_cases() if GPUALERT.is_dir() else [])
+    js = run_js({"index": index, "cases": [{"id": c.id, "text": c.text, "context": c.context} for c in cases]})
+    engine = Engine(index, "")
+    differ = []
+    for case, other in zip(cases, js):
+        result = engine.match(case.text, context=case.context)
+        mine = [[m["id"], m["confidence"]] for m in result["matches"][:3]]
+        theirs = [t[:2] for t in other["top"][:3]]
+        scores_close = all(abs(m["score"] - t[2]) < 1e-3 for m, t in zip(result["matches"], other["top"]))
+        if mine != theirs or result["confident"] != other["confident"] or not scores_close:
+            differ.append(f"{case.id}: python {mine} javascript {theirs}")
+    assert not differ, "\n".join(differ[:20])
