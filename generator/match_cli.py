@@ -108,7 +108,8 @@ def _why_line(w: dict) -> str:
 
 def _next_checks(matches: list) -> list:
     """Round robin over the candidates' checks, so each candidate's best check comes early."""
-    candidates = [m for m in matches if m["confidence"] != "weak"] or matches[:1]
+    candidates = ([m for m in matches if m["confidence"] == "strong"] or
+                  [m for m in matches if m["confidence"] == "possible"] or matches[:1])
     out, seen = [], set()
     for depth in range(3):
         for m in candidates:

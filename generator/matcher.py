@@ -20,6 +20,7 @@ STRONG_MARGIN = 3.0   # a look-alike within this many points keeps the top answe
 # Symptoms, field reports and practices print nothing of their own: the messages they list are
 # their consequences, shared with the errors that cause them, so their hits weigh less.
 KIND_FACTOR = {"error": 1.0, "symptom": 0.9, "field-report": 0.6, "practice": 0.6}
+POSSIBLE_KINDS = ("error", "symptom")  # field reports and practices are further reading, never candidates
 MAX_TERMS = 64
 CHECKS_PER_MATCH = 4
 
@@ -126,7 +127,7 @@ def _assign_confidence(matches: list, refs: dict) -> None:
                 o is not m and o["score"] >= m["score"] - STRONG_MARGIN and _related(m, o, refs)
                 for o in strong):
             m["confidence"] = "strong"
-        elif hits:
+        elif hits and m["kind"] in POSSIBLE_KINDS:
             m["confidence"] = "possible"
 
 

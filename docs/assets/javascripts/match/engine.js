@@ -370,7 +370,7 @@
         return o !== m && o.score >= m.score - margin && related(m, o, refs);
       });
       if (m._strong_evidence && !blocked) m.confidence = "strong";
-      else if (hits) m.confidence = "possible";
+      else if (hits && (m.kind === "error" || m.kind === "symptom")) m.confidence = "possible";
     });
   }
   function mergeHints(a, b) {
