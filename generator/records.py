@@ -49,12 +49,14 @@ def load_records(records_dir: Path | None = None) -> list[Record]:
     if not files:
         problems.append(Problem(str(records_dir), 0, "(records)", "no *.yaml records found"))
     validator = jsonschema.Draft202012Validator(load_schema(), format_checker=jsonschema.FormatChecker())
+    known = set()  # ids of every file that parsed, valid or not: one broken record is reported once
     for file in files:
         record, found = _load_one(file, validator)
         problems += found
         if record is not None:
             records.append(record)
-    problems += _cross_checks(records)
+        known.add(file.stem)
+    problems += _cross_checks(records, known)
     if problems:
         raise RecordErrors(problems)
     return sorted(records, key=lambda r: r.id)
@@ -160,7 +162,7 @@ def _cited_urls(value, path=()):
             yield from _cited_urls(child, path + (i,))
 
 
-def _cross_checks(records: list[Record]) -> list[Problem]:
+def _cross_checks(records: list[Record], known: set) -> list[Problem]:
     problems, owner = [], {}
     for record in records:
         for key, slug in [("id", record.id)] + [(("aliases", i), a) for i, a in enumerate(record.data.get("aliases", []))]:
@@ -170,7 +172,7 @@ def _cross_checks(records: list[Record]) -> list[Problem]:
                                         f"{slug!r} is already used by {owner[slug]}"))
             else:
                 owner[slug] = _display(record.path)
-    ids = {r.id for r in records}
+    ids = {r.id for r in records} | known
     for record in records:
         for path, target in _references(record.data):
             if target not in ids:

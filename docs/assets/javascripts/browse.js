@@ -26,5 +26,8 @@
     form.addEventListener("submit", function (e) { e.preventDefault(); });
     apply(form);
   }
-  if (typeof document$ !== "undefined") document$.subscribe(setup); else document.addEventListener("DOMContentLoaded", setup);
+  // On every page of instant navigation (document$), and once on load where the theme's observable
+  // does not run (pages opened from disk); setup is idempotent.
+  if (typeof document$ !== "undefined") document$.subscribe(setup);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
 })();

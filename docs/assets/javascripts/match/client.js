@@ -15,6 +15,7 @@
     worker.postMessage({ type: "init", indexUrl: siteRoot() + "assets/match/index.json", siteRoot: siteRoot() });
     worker.onmessage = function (event) {
       var msg = event.data, handlers = pending[msg.id];
+      if (msg.type === "ready") { document.documentElement.dataset.rrIndexReady = "1"; return; }
       if (!handlers) return;
       if (msg.type === "progress") { if (handlers.progress) handlers.progress(msg); return; }
       delete pending[msg.id];
@@ -33,5 +34,5 @@
     }).then(function (answer) { answer.latest = id === next; return answer; });
   }
 
-  window.RelrefClient = { match: match, siteRoot: siteRoot };
+  window.RelrefClient = { match: match, siteRoot: siteRoot, start: start };
 })();

@@ -23,6 +23,8 @@
       return;
     }
 
+    try { RelrefClient.start(); } catch (e) { /* reported when matching */ }
+
     function job() { return big ? Object.assign({ context: context.value }, big) : { text: paste.value, context: context.value }; }
 
     function run() {
@@ -99,5 +101,8 @@
   }
 
   window.RelrefMatchPage = { HANDOFF_KEY: HANDOFF_KEY };
-  if (typeof document$ !== "undefined") document$.subscribe(setup); else document.addEventListener("DOMContentLoaded", setup);
+  // On every page of instant navigation (document$), and once on load where the theme's observable
+  // does not run (pages opened from disk); setup is idempotent.
+  if (typeof document$ !== "undefined") document$.subscribe(setup);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
 })();

@@ -18,7 +18,9 @@
   };
 
   function safeQuery(query) {
-    return query.replace(/[:+\-~^*"\\\[\](){}<>!]/g, " ").replace(/\s+/g, " ").trim();
+    // Only letters, digits and underscores reach the parser: every operator and separator
+    // (: + - ~ ^ * quotes brackets slashes dots) becomes a space, so paths and hex split into words.
+    return query.replace(/[^\p{L}\p{N}_]+/gu, " ").trim();
   }
 
   function looksLikeLog(text) {
@@ -70,5 +72,8 @@
   }
 
   window.RelrefSearch = { safeQuery: safeQuery, looksLikeLog: looksLikeLog };
-  if (typeof document$ !== "undefined") document$.subscribe(setup); else document.addEventListener("DOMContentLoaded", setup);
+  // On every page of instant navigation (document$), and once on load where the theme's observable
+  // does not run (pages opened from disk); setup is idempotent.
+  if (typeof document$ !== "undefined") document$.subscribe(setup);
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", setup); else setup();
 })();

@@ -78,7 +78,11 @@ function run(job) {
 
 onmessage = function (event) {
   var msg = event.data;
-  if (msg.type === "init") { indexUrl = msg.indexUrl; siteRoot = msg.siteRoot; return; }
+  if (msg.type === "init") {  // load the index now, so that matching itself makes no request
+    indexUrl = msg.indexUrl; siteRoot = msg.siteRoot;
+    load().then(function () { postMessage({ type: "ready" }); }, function () {});
+    return;
+  }
   if (msg.type !== "match") return;
   run(msg).then(function (answer) { postMessage(answer); }, function (err) {
     postMessage({ type: "error", id: msg.id, message: String(err && err.message || err) });

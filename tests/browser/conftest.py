@@ -1,0 +1,90 @@
+"""Browser tests: headless Debian Chromium driven by Python playwright, against the built site served
+on loopback. Skipped with a message where Chromium is missing; under CI (CI=true) they must run."""
+import functools
+import http.server
+import os
+import shutil
+import threading
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).resolve().parent.parent.parent / "test-artifacts"
+
+
+def pytest_collection_modifyitems(config, items):
+    if Path(CHROMIUM).exists():
+        return
+    if os.environ.get("CI"):
+        raise pytest.UsageError(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium; CI must run the browser tests")
+    skip = pytest.mark.skip(reason=f"{CHROMIUM} not found: install it with 'apt-get install chromium' to run browser tests")
+    for item in items:
+        if "browser" in str(item.fspath):
+            item.add_marker(skip)
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(built_site):
+    handler = functools.partial(QuietHandler, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], base_url=server)
+    pg = context.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    ARTIFACTS.mkdir(exist_ok=True)
+    return ARTIFACTS
+
+
+def wait_until(page, expression: str, arg=None, timeout: float = 15.0):
+    """Poll a JS function until it returns true. (wait_for_function evaluates strings, which the
+    site's Content Security Policy forbids; page.evaluate is not subject to it.)"""
+    import time
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(expression, arg):
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"not true after {timeout} s: {expression}")
+        page.wait_for_timeout(50)
+
+
+def open_match(page, path="match/"):
+    page.goto(path)
+    wait_until(page, "() => document.documentElement.dataset.rrIndexReady === '1'")
+
+
+def match_in_page(page, text, context=""):
+    """Run the browser's engine (in its worker) on one text; returns [[id, confidence, score], ...]."""
+    return page.evaluate("""async ([text, context]) => {
+        const a = await RelrefClient.match({text, context, top: 5});
+        return {confident: a.result.confident, top: a.result.matches.map(m => [m.id, m.confidence, m.score])};
+    }""", [text, context])
