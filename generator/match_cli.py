@@ -29,7 +29,7 @@ def argparse_suppress():
 
 def load_engine(index_path: Path | None = None, records_dir: Path | None = None) -> Engine:
     """The engine over an index file, or over an index built now from the records."""
-    from .site import site_url
+    from .paths import site_url
     if index_path is not None:
         return Engine(json.loads(Path(index_path).read_text(encoding="utf-8")), site_url())
     from .match_index import build_index

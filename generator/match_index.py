@@ -11,7 +11,7 @@ from pathlib import Path
 from lunr.builder import Builder
 
 from .hints import SPECIFIC_FRAMEWORKS
-from .patterns import compile_signature, required_literal
+from .patterns import compile_signature, required_literals
 from .records import Record
 from .tokenize import tokenize
 
@@ -80,10 +80,10 @@ def _signature(record: Record, sig: dict, compiled: list, kinds: dict) -> dict:
     if sig["role"] == "cause":
         others = {ref for ref in others if kinds[ref] == "error"}
     shared = bool(others)
-    literal = required_literal(sig["pattern"])
+    literals = required_literals(sig["pattern"])
     return {"ref": record.id, "id": sig["id"], "pattern": sig["pattern"], "ignore_case": bool(sig.get("ignore_case")),
             "role": sig["role"], "shared": shared, "hardware": bool(HARDWARE_EVIDENCE.search(sig["example"])),
-            "literal": literal.lower() if sig.get("ignore_case") else literal}
+            "literals": [lit.lower() for lit in literals] if sig.get("ignore_case") else literals}
 
 
 def _lunr(records: list[Record]):

@@ -1,4 +1,5 @@
 """Where things live in the repository."""
+import os
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -8,3 +9,10 @@ TEMPLATES = ROOT / "templates"
 DOCS_STATIC = ROOT / "docs"
 MKDOCS_YML = ROOT / "mkdocs.yml"
 BUILD = ROOT / "build"
+
+DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
+
+
+def site_url() -> str:
+    """One setting: SITE_URL in the environment (mkdocs.yml reads the same variable)."""
+    return os.environ.get("SITE_URL", DEFAULT_SITE_URL)

@@ -182,23 +182,47 @@ def _overlap(a: Piece, b: Piece) -> bool:
     return any(ra.fullmatch(ch) and rb.fullmatch(ch) for ch in PROBE_CHARS)
 
 
-def required_literal(pattern: str) -> str:
-    """The longest run of plain characters every match must contain ('' if none).
+def required_literals(pattern: str) -> list[str]:
+    """Literals of which every match contains at least one ([] if none is worth looking for).
 
-    The matcher looks for it with a plain substring search before running the regex,
-    so most lines never reach a regex engine.
+    The matcher looks for them with a plain substring search before running the regex, so most
+    lines never reach a regex engine. A top-level or group alternation gives one literal per branch.
     """
     alternatives, _ = _parse_alternatives(pattern, 0)
-    if len(alternatives) != 1:
-        return ""
-    best, run = "", ""
-    for piece in alternatives[0]:
+    found = _any_of(alternatives)
+    return found if found and min(map(len, found)) >= MIN_LITERAL else []
+
+
+def required_literal(pattern: str) -> str:
+    """The longest literal of required_literals when there is just one ('' otherwise)."""
+    found = required_literals(pattern)
+    return found[0] if len(found) == 1 else ""
+
+
+MIN_LITERAL = 3
+
+
+def _any_of(alternatives) -> list[str]:
+    options = [_best_in_sequence(seq) for seq in alternatives]
+    return [] if any(not o for o in options) else sorted({lit for o in options for lit in o})
+
+
+def _best_in_sequence(seq) -> list[str]:
+    """The best requirement of one sequence: a literal run, or an any-of set from a group."""
+    best, run = [], ""
+
+    def better(a, b):
+        return a if (min(map(len, a)) if a else 0) >= (min(map(len, b)) if b else 0) else b
+
+    for piece in seq:
         char = _literal_char(piece)
         if char is not None and piece.min == piece.max == 1:
             run += char
-            best = max(best, run, key=len)
-        else:
-            run = ""
+            best = better(best, [run])
+            continue
+        run = ""
+        if piece.group and piece.min >= 1:
+            best = better(best, _any_of(piece.group))
     return best
 
 

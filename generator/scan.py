@@ -81,25 +81,25 @@ class Scanner:
 
     def _scan_signatures(self, chunk: str, first: int) -> None:
         lowered = None
-        found = []  # (offset of line start, signature index, line)
+        found = {}  # (offset of line start, signature index) -> line
         for index, sig, regex in self.signatures:
             hay = chunk
-            literal = sig["literal"]
             if sig["ignore_case"]:
                 lowered = lowered if lowered is not None else chunk.translate(ASCII_LOWER)
                 hay = lowered
-            pos = hay.find(literal) if literal else 0
-            while pos != -1 and pos < len(chunk):
-                start = chunk.rfind("\n", 0, pos) + 1
-                end = chunk.find("\n", pos)
-                end = len(chunk) if end == -1 else end
-                line = chunk[start:min(end, start + MAX_LINE)]
-                if regex.search(line):
-                    found.append((start, index, line))
-                pos = hay.find(literal, end + 1) if literal else (end + 1 if end < len(chunk) else -1)
-        found.sort()
+            for literal in sig["literals"] or [""]:
+                pos = hay.find(literal) if literal else 0
+                while pos != -1 and pos < len(chunk):
+                    start = chunk.rfind("\n", 0, pos) + 1
+                    end = chunk.find("\n", pos)
+                    end = len(chunk) if end == -1 else end
+                    if (start, index) not in found:
+                        line = chunk[start:min(end, start + MAX_LINE)]
+                        if regex.search(line):
+                            found[(start, index)] = line
+                    pos = hay.find(literal, end + 1) if literal else (end + 1 if end < len(chunk) else -1)
         line_no, cursor = first, 0
-        for start, index, line in found:
+        for (start, index), line in sorted(found.items()):
             line_no += chunk.count("\n", cursor, start)
             cursor = start
             self._keep_hit(index, Hit(line_no, line, timestamps.parse(line)))

@@ -16,16 +16,9 @@ from pathlib import Path
 import yaml
 
 from . import paths
+from .paths import site_url
 from .pages import write_docs
 from .records import load_records, load_schema
-
-DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
-
-
-def site_url() -> str:
-    """One setting: SITE_URL in the environment (mkdocs.yml reads the same variable)."""
-    return os.environ.get("SITE_URL", DEFAULT_SITE_URL)
-
 
 def generate(records_dir: Path, out: Path) -> Path:
     """Validate the records and write the docs folder and an mkdocs config into `out`."""

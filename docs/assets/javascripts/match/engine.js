@@ -140,31 +140,35 @@
     return r;
   };
   Scanner.prototype.scanSignatures = function (chunk, first) {
-    var lowered = null, found = [], maxLine = this.cfg.max_line, sigs = this.e.signatures;
+    var lowered = null, found = new Map(), maxLine = this.cfg.max_line, sigs = this.e.signatures;
     for (var index = 0; index < sigs.length; index++) {
-      var sig = sigs[index], hay = chunk, literal = sig.literal;
+      var sig = sigs[index], hay = chunk;
       if (sig.ignore_case) {
         if (lowered === null) lowered = chunk.replace(/[A-Z]+/g, function (s) { return s.toLowerCase(); });
         hay = lowered;
       }
-      var pos = literal ? hay.indexOf(literal) : 0;
-      while (pos !== -1 && pos < chunk.length) {
-        var start = chunk.lastIndexOf("\n", pos - 1) + 1;
-        if (pos === 0) start = 0;
-        var end = chunk.indexOf("\n", pos);
-        if (end === -1) end = chunk.length;
-        var line = chunk.slice(start, Math.min(end, start + maxLine));
-        if (sig.regex.test(line)) found.push([start, index, line]);
-        pos = literal ? hay.indexOf(literal, end + 1) : (end < chunk.length ? end + 1 : -1);
-        if (literal && end + 1 > chunk.length) pos = -1;
+      var literals = sig.literals.length ? sig.literals : [""];
+      for (var k = 0; k < literals.length; k++) {
+        var literal = literals[k], pos = literal ? hay.indexOf(literal) : 0;
+        while (pos !== -1 && pos < chunk.length) {
+          var start = pos === 0 ? 0 : chunk.lastIndexOf("\n", pos - 1) + 1;
+          var end = chunk.indexOf("\n", pos);
+          if (end === -1) end = chunk.length;
+          var key = start * 4096 + index;
+          if (!found.has(key)) {
+            var line = chunk.slice(start, Math.min(end, start + maxLine));
+            if (sig.regex.test(line)) found.set(key, [start, index, line]);
+          }
+          pos = literal ? (end + 1 > chunk.length ? -1 : hay.indexOf(literal, end + 1)) : (end < chunk.length ? end + 1 : -1);
+        }
       }
     }
-    found.sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    var hits = Array.from(found.values()).sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     var lineNo = first, cursor = 0;
-    for (var i = 0; i < found.length; i++) {
-      lineNo += countNewlines(chunk, cursor, found[i][0]);
-      cursor = found[i][0];
-      this.keepHit(found[i][1], { lineNo: lineNo, text: found[i][2], stamp: this.e.parseStamp(found[i][2]) });
+    for (var i = 0; i < hits.length; i++) {
+      lineNo += countNewlines(chunk, cursor, hits[i][0]);
+      cursor = hits[i][0];
+      this.keepHit(hits[i][1], { lineNo: lineNo, text: hits[i][2], stamp: this.e.parseStamp(hits[i][2]) });
     }
   };
   Scanner.prototype.keepHit = function (index, hit) {
