@@ -1,4 +1,4 @@
-"""The `relref` command: build, lint, new (and match, from the match engine)."""
+"""The `relref` command: build, lint, new, lock (and match, from the match engine)."""
 import argparse
 import sys
 from pathlib import Path
@@ -16,6 +16,13 @@ def main(argv=None) -> int:
     build.add_argument("--records", type=Path, default=paths.RECORDS)
     build.add_argument("--site-dir", type=Path, default=paths.ROOT / "site")
     build.add_argument("--generate-only", action="store_true", help="write build/docs and stop before mkdocs")
+    _add_lock_options(build)
+    build.add_argument("--no-lock", action="store_true", help="skip the URL lock check (for trial records)")
+    build.add_argument("--update-lock", action="store_true", help="also add the site's new URLs to the URL lock")
+    lock = sub.add_parser("lock", help="build, then add every new published URL and anchor to the URL lock")
+    lock.add_argument("--records", type=Path, default=paths.RECORDS)
+    lock.add_argument("--site-dir", type=Path, default=paths.ROOT / "site")
+    _add_lock_options(lock)
     new = sub.add_parser("new", help="scaffold a record from a catalog title")
     new.add_argument("title")
     new.add_argument("--records", type=Path, default=paths.RECORDS)
@@ -38,7 +45,18 @@ def _lint(args) -> int:
 
 def _build(args) -> int:
     from .site import build_site
-    return build_site(args.records, args.site_dir, generate_only=args.generate_only)
+    return build_site(args.records, args.site_dir, generate_only=args.generate_only,
+                      lock=None if args.no_lock else args.lock, update_lock=args.update_lock)
+
+
+def _lock(args) -> int:
+    from .site import build_site
+    return build_site(args.records, args.site_dir, lock=args.lock, update_lock=True)
+
+
+def _add_lock_options(parser) -> None:
+    from .urllock import LOCK
+    parser.add_argument("--lock", type=Path, default=LOCK, help="the URL lock file (default: urls.lock)")
 
 
 def _new(args) -> int:
@@ -56,7 +74,7 @@ def _add_match_parser(sub) -> None:
     add_parser(sub)
 
 
-COMMANDS = {"lint": _lint, "build": _build, "new": _new}
+COMMANDS = {"lint": _lint, "build": _build, "new": _new, "lock": _lock}
 
 if __name__ == "__main__":
     sys.exit(main())

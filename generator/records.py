@@ -13,6 +13,7 @@ from pathlib import Path
 import jsonschema
 
 from . import paths
+from .charts import chart_problems
 from .patterns import PatternError, check as check_pattern, compile_signature
 from .problems import Problem, RecordErrors, field_name
 from .yaml_lines import YamlProblem, load_with_lines
@@ -141,6 +142,8 @@ def _record_checks(record: Record, name: str) -> list[Problem]:
             for j, cause_id in enumerate(check.get(key, [])):
                 if cause_id not in causes:
                     add(["evidence", i, key, j], f"no cause with id {cause_id!r}")
+    for path, message in chart_problems(data.get("figures", [])):
+        add(path, message)
     listed = {s["url"] for s in data["sources"]}
     for path, url in _cited_urls(data):
         if url not in listed:

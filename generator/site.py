@@ -15,16 +15,18 @@ from pathlib import Path
 
 import yaml
 
-from . import paths
+from . import paths, urllock
+from .catalog_outputs import write_catalog_outputs
 from .paths import site_url
 from .pages import write_docs
 from .records import load_records, load_schema
 
-def generate(records_dir: Path, out: Path) -> Path:
+def generate(records_dir: Path, out: Path, lock: Path | None = None) -> Path:
     """Validate the records and write the docs folder and an mkdocs config into `out`."""
     records = load_records(records_dir)
     docs = out / "docs"
     write_docs(records, load_schema(), docs, site_url())
+    write_catalog_outputs(records, docs, site_url(), lock)
     for step in _index_steps():
         step(records, docs)
     config = out / "mkdocs.yml"
@@ -34,13 +36,14 @@ def generate(records_dir: Path, out: Path) -> Path:
     return config
 
 
-def build_site(records_dir: Path, site_dir: Path, generate_only: bool = False) -> int:
+def build_site(records_dir: Path, site_dir: Path, generate_only: bool = False,
+               lock: Path | None = urllock.LOCK, update_lock: bool = False) -> int:
     started = time.perf_counter()
     site_dir = Path(site_dir).resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".relref-build-", dir=site_dir.parent))
     try:
-        config = generate(records_dir, work)
+        config = generate(records_dir, work, lock)
         if generate_only:
             print(f"relref: pages written to {work / 'docs'}")
             return 0
@@ -51,6 +54,9 @@ def build_site(records_dir: Path, site_dir: Path, generate_only: bool = False) -
         if result.returncode != 0:
             print("relref: mkdocs build failed; the previous site was left as it was", file=sys.stderr)
             return result.returncode
+        if not urllock.enforce(built, lock, update=update_lock):
+            print("relref: the previous site was left as it was", file=sys.stderr)
+            return 1
         _replace(site_dir, built)
         print(f"relref: built {site_dir} in {time.perf_counter() - started:.1f} s")
         return 0
@@ -70,5 +76,8 @@ def _replace(site_dir: Path, built: Path) -> None:
 
 def _index_steps():
     """Outputs built from the records beside the pages."""
+    from .budget import write_budget_page
     from .match_index import write_index
-    return [lambda records, docs: write_index(records, docs / "assets" / "match" / "index.json")]
+    from .pages import environment
+    return [lambda records, docs: write_index(records, docs / "assets" / "match" / "index.json"),
+            lambda records, docs: write_budget_page(records, docs, environment())]

@@ -5,6 +5,8 @@ source's number) is resolved here.
 """
 from collections import defaultdict
 
+from .budget import budget_links
+from .charts import chart_views
 from .records import Record
 
 KIND_LABELS = {"error": "Error", "symptom": "Symptom", "field-report": "Field report", "practice": "Practice"}
@@ -58,6 +60,8 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, site_url:
         "look_alikes": [dict(a, link=_ref_link(a.get("ref"), by_id)) for a in data.get("look_alikes", [])],
         "discrepancies": [dict(d, cite=cite(d.get("source"))) for d in data.get("discrepancies", [])],
         "figures": [dict(f, cite=cite(f["source"])) for f in data.get("figures", [])],
+        "charts": chart_views(data),
+        "budget_links": budget_links(data),
         "sources": [dict(s, no=i) for i, s in enumerate(data["sources"], 1)],
         "changes": sorted(data["changes"], key=lambda c: c["date"], reverse=True),
     }

@@ -24,3 +24,16 @@ def fixture_records(tmp_path) -> Path:
     target = tmp_path / "records"
     shutil.copytree(FIXTURES, target)
     return target
+
+
+@pytest.fixture(scope="session")
+def renamed_site(tmp_path_factory):
+    """The real records with one reference renamed (old id kept in aliases) and one retired, built
+    against the real URL lock: every published URL must still resolve. Returns (site, what changed)."""
+    from lockcases import rename_and_retire
+    records = tmp_path_factory.mktemp("renamed") / "records"
+    shutil.copytree(paths.RECORDS, records)
+    case = rename_and_retire(records)
+    site = records.parent / "site"
+    assert build_site(records, site) == 0, "renaming with an alias and retiring must keep every locked URL"
+    return site, case

@@ -1,0 +1,64 @@
+"""Building with 42, 1,000 and 5,000 records (the extra ones copied from the real records under new
+ids): the time of the build step (validation, pages, match index) beside `mkdocs build` on the same
+pages, and how each grows with the number of records.
+
+    .venv/bin/python bench/build.py [--counts 42,1000,5000]
+"""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generator.site import generate  # noqa: E402
+
+
+def make_records(target: Path, count: int) -> None:
+    """The real records, then copies of them under new ids until there are `count`."""
+    real = sorted((ROOT / "references").glob("*.yaml"))
+    for path in real:
+        shutil.copy(path, target / path.name)
+    n = 0
+    while len(real) + n < count:
+        source = real[n % len(real)]
+        new_id = f"{source.stem}-copy-{n}"
+        data = yaml.safe_load(source.read_text(encoding="utf-8"))
+        data["id"], data["title"] = new_id, f"Copy {n} of {data['title']}"
+        data.pop("aliases", None)
+        (target / f"{new_id}.yaml").write_text(yaml.safe_dump(data, sort_keys=False), encoding="utf-8")
+        n += 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--counts", default="42,1000,5000")
+    args = parser.parse_args()
+    print(f"{'records':>8} {'build step s':>13} {'mkdocs s':>9} {'step/mkdocs':>12} {'total s':>8} {'total/record ms':>16}")
+    for count in (int(c) for c in args.counts.split(",")):
+        work = Path(tempfile.mkdtemp())
+        records = work / "records"
+        records.mkdir()
+        make_records(records, count)
+        started = time.perf_counter()
+        config = generate(records, work)
+        step = time.perf_counter() - started
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(config), "-d", str(work / "site")],
+                       check=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
+        mkdocs = time.perf_counter() - started
+        total = step + mkdocs
+        print(f"{count:>8} {step:>13.2f} {mkdocs:>9.2f} {step / mkdocs:>12.1%} {total:>8.1f} {1000 * total / count:>16.1f}")
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,19 @@
+"""Outputs for runbooks and tools, built beside the pages: the codes index, the JSON API and its
+documentation page, and what changed (page and Atom feed)."""
+from pathlib import Path
+
+from .catalog_api import write_api
+from .changelog import write_changelog
+from .code_pages import write_code_pages
+from .pages import environment
+from .urllock import locked_codes
+
+
+def write_catalog_outputs(records, docs: Path, site_url: str, lock: Path | None) -> None:
+    env = environment()
+    write_code_pages(records, docs, env, kept_codes=locked_codes(lock))
+    write_api(records, docs, site_url)
+    write_changelog(records, docs, env, site_url)
+    example = next((r.id for r in records if r.id == "oom-killed-mid-step"), records[0].id)
+    (docs / "api.md").write_text(env.get_template("api.md.j2").render(
+        root=site_url.rstrip("/") + "/", example_id=example), encoding="utf-8")
