@@ -29,7 +29,7 @@ def _code_view(code, index) -> dict:
         refs.setdefault(m.ref_id, {"id": m.ref_id, "title": m.title, "href": f"../../references/{m.ref_id}.md",
                                    "mentions": []})["mentions"].append(
             {"href": f"../../references/{m.ref_id}.md#signature-{m.signature_id}", "example": m.example,
-             "direct": m.direct})
+             "printed_as": [f"exit status {n}" if k == "exit" else n for k, n in m.printed_as]})
     kind = code[0]
     equivalents = sorted(codes_mod.with_equivalents({code}) - {code}, key=codes_mod.sort_key)
     return {

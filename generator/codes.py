@@ -130,6 +130,7 @@ class Mention:
     signature_id: str
     example: str
     direct: bool  # False when only an equivalent (SIGKILL for exit 137) is named
+    printed_as: list  # for an equivalent: the codes the line does name
 
 
 def code_index(records) -> dict:
@@ -139,8 +140,9 @@ def code_index(records) -> dict:
         for sig in record.data["signatures"]:
             direct = mentioned(sig["example"]) | _xid_variants(sig)
             for code in signature_codes(sig):
+                printed_as = [] if code in direct else sorted(direct & with_equivalents({code}), key=sort_key)
                 index.setdefault(code, []).append(Mention(record.id, record.data["title"], sig["id"],
-                                                          sig["example"], code in direct))
+                                                          sig["example"], code in direct, printed_as))
     return index
 
 

@@ -22,13 +22,12 @@ GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
 
 def build_index(records: list[Record]) -> dict:
     kinds = {r.id: r.data["kind"] for r in records}
-    compiled = [(r.id, compile_signature(s["pattern"], s.get("ignore_case", False)))
-                for r in records for s in r.data["signatures"]]
+    matcher = _PatternFinder(records)
     return {
         "format": FORMAT,
         "rules": _rules(),
         "references": [_reference(r) for r in records],
-        "signatures": [_signature(r, s, compiled, kinds) for r in records for s in r.data["signatures"]],
+        "signatures": [_signature(r, s, matcher, kinds) for r in records for s in r.data["signatures"]],
         "lunr": _lunr(records).serialize(),
     }
 
@@ -72,18 +71,56 @@ def _check(check: dict, causes: list[dict]) -> dict:
             "discriminates": bool(check.get("rules_out")) or len(set(check.get("confirms", []))) < len(causes)}
 
 
-def _signature(record: Record, sig: dict, compiled: list, kinds: dict) -> dict:
+def _signature(record: Record, sig: dict, matcher: "_PatternFinder", kinds: dict) -> dict:
     """A message is shared when another reference's pattern matches its example. A line that
     names the fault stays unshared when only symptoms, field reports and practices (which
     print nothing of their own) also list it."""
-    others = {ref for ref, rx in compiled if ref != record.id and rx.search(sig["example"])}
+    others = matcher.refs_matching(sig["example"]) - {record.id}
     if sig["role"] == "cause":
         others = {ref for ref in others if kinds[ref] == "error"}
     shared = bool(others)
-    literals = required_literals(sig["pattern"])
+    literals = list(required_literals(sig["pattern"]))
     return {"ref": record.id, "id": sig["id"], "pattern": sig["pattern"], "ignore_case": bool(sig.get("ignore_case")),
             "role": sig["role"], "shared": shared, "hardware": bool(HARDWARE_EVIDENCE.search(sig["example"])),
             "literals": [lit.lower() for lit in literals] if sig.get("ignore_case") else literals}
+
+
+class _PatternFinder:
+    """Which references' patterns match a line, without trying every pattern on every example:
+    patterns are indexed by the first characters of their required literals (the prefilter the
+    matcher uses), so the cost grows with the number of records, not with its square."""
+    KEY = 3
+
+    def __init__(self, records: list[Record]):
+        self.by_key, self.unfiltered = {}, []
+        compiled = {}
+        for record in records:
+            for sig in record.data["signatures"]:
+                key = (sig["pattern"], bool(sig.get("ignore_case")))
+                if key not in compiled:
+                    compiled[key] = (compile_signature(*key), required_literals(sig["pattern"]), set())
+                compiled[key][2].add(record.id)
+        for (pattern, ignore_case), (rx, literals, refs) in compiled.items():
+            entry = (rx, literals, refs, ignore_case)
+            if not literals:
+                self.unfiltered.append(entry)
+            for literal in literals:
+                prefix = literal[:self.KEY].lower() if ignore_case else literal[:self.KEY]
+                self.by_key.setdefault(prefix, []).append(entry)
+
+    def refs_matching(self, line: str) -> set:
+        lowered = line.lower()
+        candidates = {id(e): e for e in self.unfiltered}
+        for i in range(len(line) - self.KEY + 1):
+            for hay in {line[i:i + self.KEY], lowered[i:i + self.KEY]}:
+                for entry in self.by_key.get(hay, ()):
+                    candidates[id(entry)] = entry
+        found = set()
+        for rx, literals, refs, ignore_case in candidates.values():
+            hay = lowered if ignore_case else line
+            if (not literals or any(lit in hay for lit in literals)) and rx.search(line):
+                found |= refs
+        return found
 
 
 def _lunr(records: list[Record]):
@@ -101,9 +138,10 @@ def _lunr(records: list[Record]):
         body = [data["summary"]] + [c["description"] for c in data["causes"]] + \
                [e["title"] + " " + e["how_to_read"] for e in data["evidence"]] + \
                [a.get("how_to_tell", "") for a in data.get("look_alikes", [])]
-        builder.add({"id": record.id, "title": " ".join(tokenize(data["title"])),
-                     "signatures": " ".join(tokenize(" ".join(s["example"] for s in data["signatures"]))),
-                     "body": " ".join(tokenize(" ".join(body)))})
+        # Lists of terms skip lunr.py's character-by-character tokenizer (the slow part of a build).
+        builder.add({"id": record.id, "title": tokenize(data["title"]),
+                     "signatures": tokenize(" ".join(s["example"] for s in data["signatures"])),
+                     "body": tokenize(" ".join(body))})
     return builder.build()
 
 

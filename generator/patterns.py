@@ -4,6 +4,7 @@ and a lint that rejects quantifiers able to backtrack without bound.
 Patterns run on raw log lines in two engines (the command line and the browser), so
 a pattern must mean the same thing in both, and must stay fast on hostile input.
 """
+import functools
 import re
 from dataclasses import dataclass, field
 
@@ -182,7 +183,8 @@ def _overlap(a: Piece, b: Piece) -> bool:
     return any(ra.fullmatch(ch) and rb.fullmatch(ch) for ch in PROBE_CHARS)
 
 
-def required_literals(pattern: str) -> list[str]:
+@functools.lru_cache(maxsize=None)
+def required_literals(pattern: str) -> tuple[str, ...]:
     """Literals of which every match contains at least one ([] if none is worth looking for).
 
     The matcher looks for them with a plain substring search before running the regex, so most
@@ -190,7 +192,7 @@ def required_literals(pattern: str) -> list[str]:
     """
     alternatives, _ = _parse_alternatives(pattern, 0)
     found = _any_of(alternatives)
-    return found if found and min(map(len, found)) >= MIN_LITERAL else []
+    return tuple(found) if found and min(map(len, found)) >= MIN_LITERAL else ()
 
 
 def required_literal(pattern: str) -> str:

@@ -10,7 +10,7 @@ from generator.records import load_records
 from generator.problems import RecordErrors
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
-NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+NUMBER = re.compile(r"(?<![A-Za-z])\d[\d,]*(?:\.\d+)?")  # a quantity, not the digit of a name like HBM3
 
 
 def charted_records():
