@@ -82,9 +82,18 @@ def published(site_root: Path) -> set[str]:
 
 
 def unresolved(site_root: Path, locked) -> list[str]:
-    """A line per locked URL the site no longer serves, saying why."""
-    site = Site(site_root)
-    return [f"{url} ({why})" for url in sorted(locked) if (why := _why_missing(site, url))]
+    """A line per locked URL the site no longer serves, saying why. A missing page is one line,
+    not one per anchor on it."""
+    site, lines, gone = Site(site_root), [], {}
+    for url in sorted(locked):
+        path = urlsplit(url).path
+        if not site.file(path).is_file():
+            gone[path] = gone.get(path, 0) + (1 if "#" in url else 0)
+        elif why := _why_missing(site, url):
+            lines.append(f"{url} ({why})")
+    lines += [f"{path} (no such page or file" + (f"; {n} locked anchors on it)" if n else ")")
+              for path, n in gone.items()]
+    return sorted(lines)
 
 
 def _why_missing(site: Site, url: str, hops: int = 0):

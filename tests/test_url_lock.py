@@ -51,8 +51,9 @@ def test_removing_a_reference_fails_the_build_and_names_its_urls(tmp_path, capsy
     assert main(["build", "--records", str(records), "--site-dir", str(site)]) == 1
 
     err = capsys.readouterr().err
-    assert f"/references/{gone}/ (no such page or file)" in err
+    assert f"/references/{gone}/ (no such page or file; " in err
     assert f"/api/v1/references/{gone}.json (no such page or file)" in err
+    assert f"/references/{gone}/#" not in err, "a missing page is reported once, not once per anchor"
     assert "status: retired" in err and "aliases" in err, "the message must say what to do instead"
     assert (site / "index.html").read_text() == "previous build"
 
