@@ -3,7 +3,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 PORT ?= 8000
 
-.PHONY: serve build test lint clean
+.PHONY: serve build test lint lock clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV)
@@ -17,6 +17,9 @@ build: $(VENV)/.installed
 serve: build
 	@echo "Serving http://127.0.0.1:$(PORT)/ (Ctrl-C to stop)"
 	$(PY) -m http.server $(PORT) --bind 127.0.0.1 --directory site
+
+lock: $(VENV)/.installed
+	$(VENV)/bin/relref lock
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/relref lint

@@ -55,9 +55,10 @@ def _alternatives(words) -> str:
     return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
 
 
+XID = re.compile(r"\bXid(?: \(PCI:[0-9A-Fa-f:.]{4,20}\))?:? (\d{1,3})\b")
 # (regex, function from the match to the codes it names)
 TABLE = [
-    (re.compile(r"\bXid(?: \(PCI:[0-9A-Fa-f:.]{4,20}\))?:? (\d{1,3})\b"), lambda m: [("xid", m.group(1))]),
+    (XID, lambda m: [("xid", m.group(1))]),
     (re.compile(r"\b(" + _alternatives(NCCL_NAMES) + r")\b"), lambda m: [("nccl", m.group(1))]),
     (re.compile(r"NCCL.{0,200}?(" + _alternatives(NCCL_TEXTS) + ")"), lambda m: [("nccl", NCCL_TEXTS[m.group(1)])]),
     (re.compile(r"\b(cudaError[A-Z]\w{2,60}|CUDA_ERROR_[A-Z_]{3,60})\b"), lambda m: [("cuda", m.group(1))]),
@@ -102,10 +103,14 @@ def with_equivalents(codes: set) -> set:
     return out
 
 
+def direct_codes(signature: dict) -> set:
+    """The codes a signature's example names, and the other Xid numbers its pattern accepts."""
+    return mentioned(signature["example"]) | _xid_variants(signature)
+
+
 def signature_codes(signature: dict) -> set:
     """Every code a signature mentions, its signal equivalents included."""
-    codes = mentioned(signature["example"]) | _xid_variants(signature)
-    return with_equivalents(codes)
+    return with_equivalents(direct_codes(signature))
 
 
 MAX_XID_VARIANTS = 12  # more than this means the pattern accepts any Xid: keep only the example's
@@ -113,7 +118,7 @@ MAX_XID_VARIANTS = 12  # more than this means the pattern accepts any Xid: keep 
 
 def _xid_variants(signature: dict) -> set:
     """Other Xid numbers the pattern accepts in the example's place, e.g. (?:62|94)."""
-    m = TABLE[0][0].search(signature["example"])
+    m = XID.search(signature["example"])
     if not m:
         return set()
     regex = compile_signature(signature["pattern"], signature.get("ignore_case", False))
@@ -138,8 +143,8 @@ def code_index(records) -> dict:
     index: dict = {}
     for record in records:
         for sig in record.data["signatures"]:
-            direct = mentioned(sig["example"]) | _xid_variants(sig)
-            for code in signature_codes(sig):
+            direct = direct_codes(sig)
+            for code in with_equivalents(direct):
                 printed_as = [] if code in direct else sorted(direct & with_equivalents({code}), key=sort_key)
                 index.setdefault(code, []).append(Mention(record.id, record.data["title"], sig["id"],
                                                           sig["example"], code in direct, printed_as))

@@ -165,7 +165,6 @@ def test_opened_from_disk_the_page_says_to_serve_the_site(browser, built_site):
 
 
 def paste_into_search(page, text):
-    page.click("label.md-search__icon[for=__search]") if page.is_visible("label.md-search__icon[for=__search]") else None
     page.focus(".md-search__input")
     page.evaluate("""t => {
         const input = document.querySelector('.md-search__input');
