@@ -98,5 +98,10 @@ def budget_links(data: dict) -> list[dict]:
 
 
 def write_budget_page(records: list[Record], docs: Path, env) -> None:
-    page = env.get_template("budget.md.j2").render(models=failure_models(records))
+    models = failure_models(records)
+    urls = list(dict.fromkeys(m["source_url"] for m in models))
+    for m in models:
+        m["warn"] = f"source-{urls.index(m['source_url']) + 1}"  # a source's models share one range warning
+    sources = [next(m for m in models if m["source_url"] == url) for url in urls]
+    page = env.get_template("budget.md.j2").render(models=models, sources=sources)
     (docs / "budget.md").write_text(page, encoding="utf-8")

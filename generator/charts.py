@@ -95,7 +95,8 @@ def _scaling(figures: list[dict]) -> dict:
                "text": f"{number(f['value'])} {unit}" + (" (projected)" if f.get("projected") else "")}
               for f in figures]
     scale = figures[0]["scale"]
-    quantity = scale["quantity"] + (f" ({scale['unit']})" if scale.get("unit") and len({f["scale"].get("unit") for f in figures}) == 1 else "")
+    scale_units = {f["scale"].get("unit") for f in figures}
+    quantity = scale["quantity"] + (f" ({scale['unit']})" if scale.get("unit") and len(scale_units) == 1 else "")
     return {
         "width": WIDTH, "height": bottom + MARGIN["bottom"], "plot": {"left": left, "right": right, "top": top, "bottom": bottom},
         "points": points,

@@ -16,6 +16,13 @@ READ_ROW = """(model) => {
 }"""
 
 
+WARNING_OF = """(model) => {
+    const key = document.querySelector(`#rr-budget-results tr[data-model="${model}"]`).dataset.warnKey;
+    const item = document.querySelector(`[data-warn="${key}"]`);
+    return item.hidden ? null : item.innerText;
+}"""
+
+
 def open_budget(page, query=""):
     page.goto("budget/" + query)
     wait_until(page, "() => document.getElementById('rr-budget').dataset.computed !== undefined")
@@ -62,12 +69,11 @@ def test_a_field_report_link_fills_the_form_and_warns_outside_the_measured_range
     own = page.evaluate(READ_ROW, "own")
     kokolis = page.evaluate(READ_ROW, "mttf-scaling-gpu-count--mttf-1024-gpus")
     assert own["mttf"] == pytest.approx(7.9) and kokolis["mttf"] == pytest.approx(7.9)
-    hidden = lambda key: page.evaluate("(k) => document.querySelector(`[data-warn=\"${k}\"]`).hidden", key)
-    assert hidden("mttf-scaling-gpu-count--mttf-1024-gpus")  # 1,024 GPUs is inside 8 to 1,024
-    assert not hidden("bloom-gpu-failures-per-week--gpu-failures-per-week-high")  # measured on 400 only
+    warning_of = lambda model: page.evaluate(WARNING_OF, model)
+    assert warning_of("mttf-scaling-gpu-count--mttf-1024-gpus") is None  # 1,024 GPUs is inside 8 to 1,024
+    assert "400 GPUs only" in warning_of("bloom-gpu-failures-per-week--gpu-failures-per-week-high")
     page.fill("#rr-gpus", "16384")
-    assert not hidden("mttf-scaling-gpu-count--mttf-1024-gpus")
-    warning = page.inner_text('[data-warn="mttf-scaling-gpu-count--mttf-1024-gpus"]')
+    warning = warning_of("mttf-scaling-gpu-count--mttf-1024-gpus")
     assert "16384" in warning and "1.8 hours at 16,384 GPUs" in warning
     assert not page.errors
 
@@ -94,3 +100,11 @@ def test_charts_draw_in_the_palettes_text_colour(browser, server, artifacts, sch
     assert colours["text"] == colours["page"] != colours["background"]
     page.locator(".rr-chart").first.screenshot(path=str(artifacts / f"chart-mttf-{scheme}.png"))
     context.close()
+
+
+@pytest.mark.parametrize("query, own, unit", [("?gpus=8&mttf_days=47.7", 47.7 * 24, "mttf_hours"),
+                                              ("?gpus=400&failures_per_day=1", 7, "failures_per_week")])
+def test_a_figure_in_other_units_is_converted_into_the_form(page, query, own, unit):
+    open_budget(page, query)
+    assert float(page.input_value("#rr-own")) == pytest.approx(own)
+    assert page.input_value("#rr-own-unit") == unit

@@ -21,10 +21,18 @@
       set("rr-own", q.get(p));
       form.querySelector("#rr-own-unit").value = p;
     });
-    ["mttf_days", "mttf_weeks"].forEach(function (p) {  // a record's figure in days or weeks, as written
-      if (q.get(p) === null || !isFinite(parseFloat(q.get(p)))) return;
-      set("rr-own", String(M.toHours(parseFloat(q.get(p)), p.slice(5))));
-      form.querySelector("#rr-own-unit").value = "mttf_hours";
+    // A record's figure as written, in other units: converted to the form's own.
+    convert(q, form, ["mttf_days", "mttf_weeks"], "mttf_hours", function (v, unit) { return M.toHours(v, unit); });
+    convert(q, form, ["failures_per_hour", "failures_per_day"], "failures_per_week",
+            function (v, unit) { return v * M.toHours(1, "week") / M.toHours(1, unit); });
+  }
+
+  function convert(q, form, params, into, fn) {
+    params.forEach(function (p) {
+      var v = parseFloat(q.get(p));
+      if (!isFinite(v)) return;
+      document.getElementById("rr-own").value = String(fn(v, p.split("_").pop()));
+      form.querySelector("#rr-own-unit").value = into;
     });
   }
 
@@ -76,7 +84,7 @@
     }
     status.textContent = "Computed for " + job.gpus + " GPUs over " + job.hours / 24 + " days.";
     var warn = function (key, on) { var li = document.querySelector('[data-warn="' + key + '"]'); if (li) li.hidden = !on; };
-    var longCheckpoint = false;
+    var longCheckpoint = false, outside = {};
     document.querySelectorAll("#rr-budget-results tr[data-model]").forEach(function (row) {
       var id = row.dataset.model;
       var rate = id === "own" ? ownRate(num(form.querySelector("#rr-own")), form.querySelector("#rr-own-unit").value, job.gpus) : modelRate(row);
@@ -85,8 +93,9 @@
       var r = M.budget(job, rate);
       render(row, r, job);
       longCheckpoint = longCheckpoint || (job.checkpoint > 0 && job.checkpoint >= 2 * r.mttf);
-      if (id !== "own") warn(id, job.gpus < parseFloat(row.dataset.minGpus) || job.gpus > parseFloat(row.dataset.maxGpus));
+      if (id !== "own") outside[row.dataset.warnKey] = job.gpus < parseFloat(row.dataset.minGpus) || job.gpus > parseFloat(row.dataset.maxGpus);
     });
+    Object.keys(outside).forEach(function (key) { warn(key, outside[key]); });
     warn("checkpoint", !(job.checkpoint > 0));
     warn("long-checkpoint", longCheckpoint);
     document.querySelectorAll("[data-job-gpus]").forEach(function (s) { s.textContent = String(job.gpus); });

@@ -34,5 +34,16 @@
     }).then(function (answer) { answer.latest = id === next; return answer; });
   }
 
-  window.RelrefClient = { match: match, siteRoot: siteRoot, start: start };
+  // The pasted text, read without blocking: clipboardData.getData copies a 10 MB paste on the main
+  // thread for hundreds of milliseconds; DataTransferItem.getAsString hands it over in a later,
+  // much shorter task. The caller must preventDefault, since the size is not known yet.
+  function pastedText(event, callback) {
+    var items = event.clipboardData ? Array.from(event.clipboardData.items) : [];
+    var item = items.find(function (i) { return i.kind === "string" && i.type === "text/plain"; });
+    if (!item) return false;
+    item.getAsString(callback);
+    return true;
+  }
+
+  window.RelrefClient = { match: match, siteRoot: siteRoot, start: start, pastedText: pastedText };
 })();

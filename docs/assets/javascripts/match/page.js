@@ -65,11 +65,15 @@
     function dropBig() { big = null; bigNote.hidden = true; previewWrap.hidden = true; }
 
     paste.addEventListener("paste", function (e) {
-      var text = e.clipboardData && e.clipboardData.getData("text/plain");
-      if (text && text.length > BIG) {
-        e.preventDefault();
-        takeBig({ text: text }, "Pasted " + (text.length / 1048576).toFixed(1) + " MB.");
-      }
+      var taken = RelrefClient.pastedText(e, function (text) {
+        if (text.length > BIG) { takeBig({ text: text }, "Pasted " + (text.length / 1048576).toFixed(1) + " MB."); return; }
+        paste.focus();  // a small paste goes into the box as usual, and stays undoable
+        if (!document.execCommand("insertText", false, text)) {
+          paste.setRangeText(text, paste.selectionStart, paste.selectionEnd, "end");
+          paste.dispatchEvent(new Event("input"));
+        }
+      });
+      if (taken) e.preventDefault();
     });
     paste.addEventListener("input", function () { if (big) dropBig(); later(); });
     context.addEventListener("input", later);

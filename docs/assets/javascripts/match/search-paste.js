@@ -61,11 +61,20 @@
     }
 
     input.addEventListener("paste", function (e) {
-      var text = e.clipboardData && e.clipboardData.getData("text/plain");
-      if (text && looksLikeLog(text)) show(text);
+      var taken = RelrefClient.pastedText(e, function (text) {
+        if (looksLikeLog(text)) show(text);
+        // The box itself gets a bounded, single-line copy: the theme's search runs on that.
+        input.focus();
+        var line = text.replace(/\s+/g, " ").slice(0, LONG_LINE * 2);
+        if (!document.execCommand("insertText", false, line)) {
+          input.value = line;
+          input.dispatchEvent(new Event("input", { bubbles: true }));
+        }
+      });
+      if (taken) e.preventDefault();
     });
     input.addEventListener("input", function () {
-      if (pasted !== null && input.value.replace(/\s+/g, "") === pasted.replace(/\s+/g, "")) return;  // the box strips newlines
+      if (pasted !== null && pasted.replace(/\s+/g, " ").indexOf(input.value.trim()) === 0) return;  // our own bounded copy
       if (input.value.length > LONG_LINE) show(input.value);
       else { pasted = null; panel.hidden = true; panel.textContent = ""; }
     });
