@@ -165,6 +165,7 @@ def test_opened_from_disk_the_page_says_to_serve_the_site(browser, built_site):
 
 
 def paste_into_search(page, text):
+    page.fill(".md-search__input", "")  # a new paste replaces what the box held
     page.focus(".md-search__input")
     page.evaluate("""t => {
         const input = document.querySelector('.md-search__input');
