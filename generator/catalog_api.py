@@ -33,15 +33,22 @@ def write_api(records, docs: Path, site_url: str) -> None:
     catalog = {"api_version": API_VERSION, "site_url": site_url.rstrip("/") + "/", "count": len(entries),
                "references": entries}
     folder = docs / "api" / "v1"
-    _write_json(folder / "references.json", catalog)
-    for record, entry in zip(records, entries):
+    texts = [_json(entry) for entry in entries]  # each entry encoded once, for both files
+    head = _json({k: v for k, v in catalog.items() if k != "references"})
+    _write(folder / "references.json", head[:-1] + ',"references":[' + ",".join(texts) + "]}")
+    for record, text in zip(records, texts):
         # An earlier id keeps its JSON URL too, like its page (which redirects).
         for name in [record.id] + record.data.get("aliases", []):
-            _write_json(folder / "references" / f"{name}.json", entry)
+            _write(folder / "references" / f"{name}.json", text)
     (docs / "schema").mkdir(parents=True, exist_ok=True)
     shutil.copyfile(API_SCHEMA, docs / "schema" / API_SCHEMA.name)
 
 
-def _write_json(path: Path, value) -> None:
+def _json(value) -> str:
+    # Compact, so the C encoder runs (indent= falls back to pure Python); `jq .` pretty-prints.
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(text + "\n", encoding="utf-8")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from lunr.builder import Builder
 
+from . import cache
 from .hints import SPECIFIC_FRAMEWORKS
 from .patterns import compile_signature, required_literals
 from .records import Record
@@ -28,7 +29,7 @@ def build_index(records: list[Record]) -> dict:
         "rules": _rules(),
         "references": [_reference(r) for r in records],
         "signatures": [_signature(r, s, matcher, kinds) for r in records for s in r.data["signatures"]],
-        "lunr": _lunr(records).serialize(),
+        "lunr": _lunr(records),
     }
 
 
@@ -123,26 +124,36 @@ class _PatternFinder:
         return found
 
 
-def _lunr(records: list[Record]):
+def _lunr(records: list[Record]) -> dict:
     """A lunr index over pre-tokenised text: no stemmer or stop-word filter on either side,
-    so lunr.py and lunr.js see exactly the terms our shared tokenizer made."""
-    builder = Builder()
-    builder.pipeline.reset()
-    builder.search_pipeline.reset()
-    builder.ref("id")
-    builder.field("title", boost=3)
-    builder.field("signatures", boost=2)
-    builder.field("body")
-    for record in records:
-        data = record.data
-        body = [data["summary"]] + [c["description"] for c in data["causes"]] + \
-               [e["title"] + " " + e["how_to_read"] for e in data["evidence"]] + \
-               [a.get("how_to_tell", "") for a in data.get("look_alikes", [])]
-        # Lists of terms skip lunr.py's character-by-character tokenizer (the slow part of a build).
-        builder.add({"id": record.id, "title": tokenize(data["title"]),
-                     "signatures": tokenize(" ".join(s["example"] for s in data["signatures"])),
-                     "body": tokenize(" ".join(body))})
-    return builder.build()
+    so lunr.py and lunr.js see exactly the terms our shared tokenizer made. Building it is the
+    slow part of a large build, so it is cached by the terms it indexes."""
+    docs = [_lunr_document(r.data) for r in records]
+    k = cache.key("lunr", json.dumps(docs, separators=(",", ":")))
+    built = cache.get("lunr", k)
+    if built is None:
+        builder = Builder()
+        builder.pipeline.reset()
+        builder.search_pipeline.reset()
+        builder.ref("id")
+        builder.field("title", boost=3)
+        builder.field("signatures", boost=2)
+        builder.field("body")
+        for doc in docs:
+            builder.add(doc)
+        built = builder.build().serialize()
+        cache.put("lunr", k, built)
+    return built
+
+
+def _lunr_document(data: dict) -> dict:
+    body = [data["summary"]] + [c["description"] for c in data["causes"]] + \
+           [e["title"] + " " + e["how_to_read"] for e in data["evidence"]] + \
+           [a.get("how_to_tell", "") for a in data.get("look_alikes", [])]
+    # Lists of terms skip lunr.py's character-by-character tokenizer.
+    return {"id": data["id"], "title": tokenize(data["title"]),
+            "signatures": tokenize(" ".join(s["example"] for s in data["signatures"])),
+            "body": tokenize(" ".join(body))}
 
 
 def _rules() -> dict:

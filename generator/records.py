@@ -12,7 +12,7 @@ from pathlib import Path
 
 import jsonschema
 
-from . import paths
+from . import cache, paths
 from .charts import chart_problems
 from .patterns import PatternError, check as check_pattern, compile_signature
 from .problems import Problem, RecordErrors, field_name
@@ -80,9 +80,23 @@ def load_records(records_dir: Path | None = None) -> list[Record]:
 
 
 def _load_one(file: Path, validator):
-    name = _display(file)
+    """A record and its problems, from the cache when this file, the schema and the code are unchanged."""
+    name, raw = _display(file), file.read_bytes()
+    k = cache.key("record", name, raw)
+    hit = cache.get("records", k)
+    if hit is not None:
+        record = Record(file, hit["data"], {tuple(p): n for p, n in hit["lines"]}) if hit["valid"] else None
+        return record, [Problem(*p) for p in hit["problems"]]
+    record, problems = _parse_and_check(file, name, raw, validator)
+    cache.put("records", k, {"valid": record is not None, "data": record.data if record else None,
+                             "lines": [[list(p), n] for p, n in record.lines.items()] if record else [],
+                             "problems": [[p.file, p.line, p.field, p.message] for p in problems]})
+    return record, problems
+
+
+def _parse_and_check(file: Path, name: str, raw: bytes, validator):
     try:
-        data, lines = load_with_lines(file.read_text(encoding="utf-8"))
+        data, lines = load_with_lines(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:
         return None, [Problem(name, 1, "(file)", f"not UTF-8 text: {exc}")]
     except YamlProblem as exc:

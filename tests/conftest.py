@@ -10,6 +10,12 @@ from generator.site import build_site
 FIXTURES = Path(__file__).parent / "fixtures" / "records"
 
 
+def pytest_configure(config):
+    # Tests build many sites; they share one private cache, never the repository's build/cache.
+    import tempfile
+    os.environ.setdefault("RELREF_CACHE_DIR", tempfile.mkdtemp(prefix="relref-test-cache-"))
+
+
 @pytest.fixture(scope="session")
 def built_site(tmp_path_factory) -> Path:
     """The real records, built once with a strict mkdocs build, shared by the site tests."""

@@ -1,0 +1,102 @@
+"""Weight: the match index size per reference (gzip), and the bytes a reference page and the Match
+page transfer on first load, beside a plain mkdocs-material page with the same text (the theme's
+defaults, none of this site's overrides, scripts or index).
+
+    .venv/bin/python bench/weight.py
+"""
+import functools
+import gzip
+import http.server
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from generator.site import build_site, generate  # noqa: E402
+
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+PAGE = "references/gpu-lost-collective-timeout/"
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):
+        pass
+
+
+def serve(directory: Path) -> str:
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{httpd.server_address[1]}/"
+
+
+def first_load(browser, url: str, site: Path, base: str) -> tuple[int, int]:
+    """Raw and gzip bytes of every response a first visit loads (gzip: what a compressing host sends)."""
+    context = browser.new_context()
+    page = context.new_page()
+    urls = []
+    page.on("response", lambda r: urls.append(r.url))
+    page.goto(url)
+    page.wait_for_load_state("networkidle")
+    context.close()
+    raw = packed = 0
+    for u in urls:
+        path = u[len(base):].split("#")[0].split("?")[0]
+        file = site / path
+        if file.is_dir() or path.endswith("/") or path == "":
+            file = file / "index.html"
+        if file.is_file():
+            data = file.read_bytes()
+            raw += len(data)
+            packed += len(gzip.compress(data, 6))
+    return raw, packed
+
+
+def plain_site(work: Path) -> Path:
+    """The same reference page's Markdown as a plain mkdocs-material page (default theme, no extras)."""
+    generate(ROOT / "references", work / "generated")
+    docs = work / "plain" / "docs"
+    docs.mkdir(parents=True)
+    shutil.copy(work / "generated" / "docs" / (PAGE.rstrip("/") + ".md"), docs / "index.md")
+    (work / "plain" / "mkdocs.yml").write_text("site_name: plain\ntheme:\n  name: material\n"
+                                               "markdown_extensions: [admonition, attr_list, md_in_html, tables, "
+                                               "pymdownx.superfences, pymdownx.details]\n")
+    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(work / "plain" / "mkdocs.yml"),
+                    "-d", str(work / "plain" / "site")], check=True, capture_output=True)
+    return work / "plain" / "site"
+
+
+def main() -> int:
+    from playwright.sync_api import sync_playwright
+    work = Path(tempfile.mkdtemp())
+    site = work / "site"
+    build_site(ROOT / "references", site)
+    index = site / "assets" / "match" / "index.json"
+    refs = len(json.loads(index.read_text())["references"])
+    packed = len(gzip.compress(index.read_bytes(), 6))
+    print(f"match index: {index.stat().st_size / 1024:.0f} KiB raw, {packed / 1024:.0f} KiB gzip, "
+          f"{packed / refs / 1024:.1f} KiB gzip per reference ({refs} references)")
+    plain = plain_site(work)
+    base, plain_base = serve(site), serve(plain)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        rows = [("reference page", first_load(browser, base + PAGE, site, base)),
+                ("Match page", first_load(browser, base + "match/", site, base)),
+                ("plain material page, same text", first_load(browser, plain_base, plain, plain_base))]
+        browser.close()
+    plain_packed = rows[-1][1][1]
+    print(f"{'first load':34} {'raw KiB':>8} {'gzip KiB':>9} {'gzip vs plain':>14}")
+    for name, (raw, gz) in rows:
+        print(f"{name:34} {raw / 1024:>8.0f} {gz / 1024:>9.0f} {gz / plain_packed:>14.2f}")
+    shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
