@@ -67,10 +67,7 @@ def _new(args) -> int:
 
 
 def _add_match_parser(sub) -> None:
-    try:
-        from .match_cli import add_parser
-    except ImportError:
-        return
+    from .match_cli import add_parser
     add_parser(sub)
 
 

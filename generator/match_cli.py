@@ -18,13 +18,9 @@ def add_parser(sub) -> None:
     p.add_argument("--top", type=int, default=5)
     p.add_argument("--json", action="store_true", help="print one JSON object (schema/match-result.schema.json)")
     p.add_argument("--index", type=Path, help="a match index file (default: built from the repository's records)")
-    p.add_argument("--records", type=Path, default=paths.RECORDS, help=argparse_suppress())
+    p.add_argument("--records", type=Path, default=paths.RECORDS,
+                   help="records to build the index from when --index is not given")
     p.set_defaults(func=run)
-
-
-def argparse_suppress():
-    import argparse
-    return argparse.SUPPRESS
 
 
 def load_engine(index_path: Path | None = None, records_dir: Path | None = None) -> Engine:
