@@ -47,8 +47,9 @@ def main() -> int:
     for name, cases in sets:
         for label, answer in (("relref", engine_answer(engine)), ("lunr search", plain_search_answer(records))):
             f = score(cases, answer)
+            precision = f"{f['strong_precision']:.3f}" if f["confident"] else "n/a"  # never confident
             print(f"{name:16} {label:12} {f['positives']:>4} {f['negatives']:>4} {f['top1']:>6.3f} {f['top3']:>6.3f} "
-                  f"{f['negatives_not_confident']:>7.3f} {f['strong_precision']:>11.3f} {f['confident_right']:>10.3f}")
+                  f"{f['negatives_not_confident']:>7.3f} {precision:>11} {f['confident_right']:>10.3f}")
             if args.misses and label == "relref":
                 for case_id, accept, got, sure in f["misses"]:
                     print(f"    miss {case_id}: accept {accept[:3]} got {got}{' (confident)' if sure else ''}")
