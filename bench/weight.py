@@ -36,8 +36,12 @@ def serve(directory: Path) -> str:
     return f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
-def first_load(browser, url: str, site: Path, base: str) -> tuple[int, int]:
-    """Raw and gzip bytes of every response a first visit loads (gzip: what a compressing host sends)."""
+INDEXES = ("search/search_index.json", "assets/match/index.json")
+
+
+def first_load(browser, url: str, site: Path, base: str) -> tuple[int, int, int]:
+    """Raw and gzip bytes of every response a first visit loads (gzip: what a compressing host sends),
+    and the gzip bytes of the two site-wide indexes among them (the theme's search, the match index)."""
     context = browser.new_context()
     page = context.new_page()
     urls = []
@@ -45,7 +49,7 @@ def first_load(browser, url: str, site: Path, base: str) -> tuple[int, int]:
     page.goto(url)
     page.wait_for_load_state("networkidle")
     context.close()
-    raw = packed = 0
+    raw = packed = indexes = 0
     for u in urls:
         path = u[len(base):].split("#")[0].split("?")[0]
         file = site / path
@@ -55,7 +59,8 @@ def first_load(browser, url: str, site: Path, base: str) -> tuple[int, int]:
             data = file.read_bytes()
             raw += len(data)
             packed += len(gzip.compress(data, 6))
-    return raw, packed
+            indexes += len(gzip.compress(data, 6)) if path in INDEXES else 0
+    return raw, packed, indexes
 
 
 def plain_site(work: Path) -> Path:
@@ -90,10 +95,12 @@ def main() -> int:
                 ("Match page", first_load(browser, base + "match/", site, base)),
                 ("plain material page, same text", first_load(browser, plain_base, plain, plain_base))]
         browser.close()
-    plain_packed = rows[-1][1][1]
-    print(f"{'first load':34} {'raw KiB':>8} {'gzip KiB':>9} {'gzip vs plain':>14}")
-    for name, (raw, gz) in rows:
-        print(f"{name:34} {raw / 1024:>8.0f} {gz / 1024:>9.0f} {gz / plain_packed:>14.2f}")
+    plain_packed, plain_rest = rows[-1][1][1], rows[-1][1][1] - rows[-1][1][2]
+    print(f"{'first load':34} {'raw KiB':>8} {'gzip KiB':>9} {'vs plain':>9} {'indexes KiB':>12} "
+          f"{'rest KiB':>9} {'rest vs plain':>14}")
+    for name, (raw, gz, idx) in rows:
+        print(f"{name:34} {raw / 1024:>8.0f} {gz / 1024:>9.0f} {gz / plain_packed:>9.2f} {idx / 1024:>12.0f} "
+              f"{(gz - idx) / 1024:>9.0f} {(gz - idx) / plain_rest:>14.2f}")
     shutil.rmtree(work, ignore_errors=True)
     return 0
 
