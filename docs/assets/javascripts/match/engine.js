@@ -154,7 +154,7 @@
           var start = pos === 0 ? 0 : chunk.lastIndexOf("\n", pos - 1) + 1;
           var end = chunk.indexOf("\n", pos);
           if (end === -1) end = chunk.length;
-          var key = start * 4096 + index;
+          var key = start * 1048576 + index;  // unique while a chunk and the signatures stay under 2^20
           if (!found.has(key)) {
             var line = chunk.slice(start, Math.min(end, start + maxLine));
             if (sig.regex.test(line)) found.set(key, [start, index, line]);
