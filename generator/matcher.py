@@ -1,11 +1,14 @@
 """The match engine: a pasted error or a whole log in, ranked references out.
 
 Ranking combines signature hits (precise), lunr full-text relevance (recall) and how
-the context fits each reference. A reference is `strong` only when a fresh signature
-that names the fault, and no other reference's, points at it and the context does not
-conflict; shared messages (an NCCL watchdog timeout) leave their candidates `possible`.
-Mirrored line for line by docs/assets/javascripts/match/engine.js.
+the context fits each reference. A reference is `strong` only when a fresh line that names
+the fault points at it, its framework shows, nothing conflicts, and no related candidate
+comes within STRONG_MARGIN points; downstream messages (an NCCL watchdog timeout) leave their
+candidates `possible`. The rules are documented on the site (docs/matching.md).
+Mirrored step for step by docs/assets/javascripts/match/engine.js.
 """
+import math
+
 from lunr.index import Index
 from lunr.query import QueryPresence
 
@@ -61,7 +64,7 @@ class Engine:
         _assign_confidence(matches, self.refs)
         matches = matches[:top]
         for m in matches:
-            m["checks"] = self._checks(m["id"], matches)
+            m["checks"] = self._checks(m["id"])
             m.pop("_strong_evidence")
             m.pop("_lines")
         return {"confident": bool(matches) and matches[0]["confidence"] == "strong",
@@ -98,23 +101,29 @@ class Engine:
                         "text": hits[0].text[:300]})
         score += WEIGHTS["text"] * text_score
         if terms:
-            why.append({"kind": "words", "terms": terms, "relevance": round(text_score, 3)})
+            why.append({"kind": "words", "terms": terms, "relevance": _round(text_score, 3)})
         fits, conflicts, unsupported = _context_fit(ref, hints)
         score += WEIGHTS["fit"] * len(fits) + WEIGHTS["conflict"] * len(conflicts)
         why += [{"kind": "context", "fit": True, "text": f} for f in fits]
         why += [{"kind": "context", "fit": False, "text": c} for c in conflicts + unsupported]
         lines = sorted({h.line_no for _, hits, _, _ in sig_hits for h in hits})
         return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
-                "confidence": "weak", "score": round(score, 4), "why": why,
+                "confidence": "weak", "score": _round(score, 4), "why": why,
                 "_strong_evidence": strong_evidence and not conflicts and not unsupported,
                 "_hits": (bool(sig_hits) or explains) and not conflicts, "_lines": lines}
 
-    def _checks(self, ref_id: str, matches: list) -> list:
-        """Checks that can tell this reference from the other candidates come first."""
+    def _checks(self, ref_id: str) -> list:
+        """Checks that confirm some causes and rule out others come first: they tell candidates apart."""
         ref = self.refs[ref_id]
         ordered = sorted(ref["checks"], key=lambda c: not c["discriminates"])
         return [dict(c, reference=ref_id, url=f"{self.site_url}{ref['url']}#check-{c['id']}")
                 for c in ordered[:CHECKS_PER_MATCH]]
+
+
+def _round(x: float, digits: int) -> float:
+    """Half up, as the browser engine rounds (Python's round() rounds half to even)."""
+    f = 10 ** digits
+    return math.floor(x * f + 0.5) / f
 
 
 def _assign_confidence(matches: list, refs: dict) -> None:
