@@ -81,7 +81,8 @@ def render_text(result: dict) -> str:
             out.append("   - " + _why_line(w))
     checks = _next_checks(result["matches"])
     if checks:
-        out.append("\nChecks to run next" + (" (they tell the candidates apart):" if len(result["matches"]) > 1 else ":"))
+        apart = not result["confident"] and len(result["matches"]) > 1
+        out.append("\nChecks to run next" + (" (they tell the candidates apart):" if apart else ":"))
         for c in checks:
             out.append(f"  * {c['title']}  [{c['reference']}]")
             out.append(f"      $ {c['command']}" if c["command"] else f"      look at: {c['observation']}")
