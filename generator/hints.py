@@ -14,6 +14,8 @@ ENVIRONMENTS = [("kubernetes", r"kubernetes|\bk8s\b|kubectl|\bpod\b|oomkilled"),
                 ("slurm", r"\bslurm|\bsrun\b|\bsbatch\b|slurmstepd"),
                 ("spot-instances", r"\bspot\b")]
 SCALE = re.compile(r"\b(\d{1,6})\s*(?:x\s*)?(?:gpus?|gb200s?|b200s?|h200s?|h100s?|a100s?|v100s?)\b|world_size\s*[=:]\s*(\d{1,6})")
+VERSION = re.compile(r"\b(deepspeed|vllm|torch|pytorch|nccl|megatron|cuda|transformers|accelerate|driver)"
+                     r"(?:==| version | v| )v?(\d{1,4}\.\d{1,4}(?:\.\d{1,4})?)")
 WINDOW = re.compile(r"window\s*[=:]?\s*(\d{1,5})\s*(s|sec|seconds?|m|min|minutes?|h|hours?|d|days?)\b")
 # Frameworks that mark a reference as specific to them: a log from another one of these conflicts.
 SPECIFIC_FRAMEWORKS = {"deepspeed", "vllm", "megatron-lm", "nixl", "jax", "tensorflow"}
@@ -34,6 +36,7 @@ def read_hints(text: str) -> dict:
     hints = {name: sorted({key for key, rx in table if rx.search(text)}) for name, table in _COMPILED.items()}
     scales = [int(a or b) for a, b in SCALE.findall(text)]
     hints["scale"] = max(scales) if scales else None
+    hints["versions"] = sorted({f"{name} {version}" for name, version in VERSION.findall(text)})
     return hints
 
 

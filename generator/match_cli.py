@@ -89,7 +89,17 @@ def render_text(result: dict) -> str:
             out.append(f"      {c['url']}")
     for w in result["warnings"]:
         out.append(f"\nwarning: {w['text']}")
+    read = describe_hints(result.get("hints", {}))
+    if read:
+        out.append(f"\nRead from the paste and context: {read}.")
     return "\n".join(out)
+
+
+def describe_hints(hints: dict) -> str:
+    parts = [", ".join(hints.get(k, [])) for k in ("frameworks", "versions", "hardware", "environments")]
+    if hints.get("scale"):
+        parts.append(f"{hints['scale']} GPUs")
+    return "; ".join(p for p in parts if p)
 
 
 def _why_line(w: dict) -> str:

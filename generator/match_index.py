@@ -163,7 +163,7 @@ def _rules() -> dict:
         "tokenizer": {"masks": tok.MASKS, "stop_words": sorted(tok.STOP_WORDS), "max_token": tok.MAX_TOKEN},
         "timestamps": {"forms": [[kind, rx.pattern] for kind, rx in timestamps.FORMS], "lead": timestamps.LEAD},
         "hints": {"frameworks": hints.FRAMEWORKS, "hardware": hints.HARDWARE, "environments": hints.ENVIRONMENTS,
-                  "scale": hints.SCALE.pattern, "negated": hints.NEGATED.pattern, "window": hints.WINDOW.pattern, "replayed": hints.REPLAYED.pattern,
+                  "scale": hints.SCALE.pattern, "negated": hints.NEGATED.pattern, "version": hints.VERSION.pattern, "window": hints.WINDOW.pattern, "replayed": hints.REPLAYED.pattern,
                   "specific_frameworks": sorted(hints.SPECIFIC_FRAMEWORKS), "default_window": hints.DEFAULT_WINDOW},
         "scan": {"max_line": scan.MAX_LINE, "chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT,
                  "informative_kept": scan.INFORMATIVE_KEPT, "tail_stamps": scan.TAIL_STAMPS,

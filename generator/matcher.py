@@ -169,7 +169,7 @@ def _context_fit(ref: dict, hints: dict):
 
 
 def _merge(a: dict, b: dict) -> dict:
-    merged = {k: sorted(set(a[k]) | set(b[k])) for k in ("frameworks", "hardware", "environments")}
+    merged = {k: sorted(set(a[k]) | set(b[k])) for k in ("frameworks", "hardware", "environments", "versions")}
     merged["scale"] = a["scale"] or b["scale"]
     return merged
 

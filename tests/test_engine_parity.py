@@ -51,6 +51,7 @@ def test_both_engines_rank_every_case_alike(index):
         mine = [[m["id"], m["confidence"]] for m in result["matches"][:3]]
         theirs = [t[:2] for t in other["top"][:3]]
         scores_close = all(abs(m["score"] - t[2]) < 1e-3 for m, t in zip(result["matches"], other["top"]))
-        if mine != theirs or result["confident"] != other["confident"] or not scores_close:
+        same_hints = result["hints"] == other["hints"] and len(result["warnings"]) == other["warnings"]
+        if mine != theirs or result["confident"] != other["confident"] or not scores_close or not same_hints:
             differ.append(f"{case.id}: python {mine} javascript {theirs}")
     assert not differ, "\n".join(differ[:20])

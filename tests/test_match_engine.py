@@ -163,3 +163,12 @@ def test_cli_reads_an_index_file(tmp_path):
     index.write_text("{not json")
     bad = run_cli("-", "--index", str(index), stdin=XID79)
     assert bad.returncode == 2 and "cannot read the match index" in bad.stderr
+
+
+def test_hints_are_read_from_the_log_and_the_context(engine):
+    result = engine.match("[2026-11-29 10:00:00] deepspeed==0.14.2 torch 2.4.0 world_size=64\n" + XID79,
+                          context="H100 on Kubernetes, not vLLM")
+    hints = result["hints"]
+    assert "deepspeed" in hints["frameworks"] and "vllm" not in hints["frameworks"]
+    assert {"deepspeed 0.14.2", "torch 2.4.0"} <= set(hints["versions"])
+    assert hints["hardware"] == ["h100"] and hints["environments"] == ["kubernetes"] and hints["scale"] == 64

@@ -29,6 +29,7 @@
     this.hintTables = { frameworks: table(h.frameworks), hardware: table(h.hardware), environments: table(h.environments) };
     this.scaleRx = new RegExp(h.scale, "g");
     this.negatedRx = new RegExp(h.negated, "g");
+    this.versionRx = new RegExp(h.version, "g");
     this.windowRx = new RegExp(h.window);
     this.replayedRx = new RegExp(h.replayed);
     this.specific = new Set(h.specific_frameworks);
@@ -92,6 +93,10 @@
     this.scaleRx.lastIndex = 0;
     while ((m = this.scaleRx.exec(text)) !== null) scales.push(parseInt(m[1] || m[2], 10));
     out.scale = scales.length ? Math.max.apply(null, scales) : null;
+    var versions = new Set();
+    this.versionRx.lastIndex = 0;
+    while ((m = this.versionRx.exec(text)) !== null) versions.add(m[1] + " " + m[2]);
+    out.versions = Array.from(versions).sort();
     return out;
   };
   Engine.prototype.windowSeconds = function (context) {
@@ -379,7 +384,7 @@
   }
   function mergeHints(a, b) {
     var out = {};
-    ["frameworks", "hardware", "environments"].forEach(function (k) { out[k] = Array.from(new Set(a[k].concat(b[k]))).sort(); });
+    ["frameworks", "hardware", "environments", "versions"].forEach(function (k) { out[k] = Array.from(new Set(a[k].concat(b[k]))).sort(); });
     out.scale = a.scale || b.scale;
     return out;
   }

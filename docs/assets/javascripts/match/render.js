@@ -42,6 +42,12 @@
     ]);
   }
 
+  function describeHints(h) {
+    var parts = ["frameworks", "versions", "hardware", "environments"].map(function (k) { return (h[k] || []).join(", "); });
+    if (h.scale) parts.push(h.scale + " GPUs");
+    return parts.filter(Boolean).join("; ");
+  }
+
   // The checks that tell the candidates apart: each candidate's best discriminating check first.
   function nextChecks(matches) {
     var candidates = matches.filter(function (m) { return m.confidence === "strong"; });
@@ -67,6 +73,8 @@
     container.appendChild(banner);
     if (answer.note) container.appendChild(el("p", { class: "rr-note", text: answer.note }));
     r.warnings.forEach(function (w) { container.appendChild(el("p", { class: "rr-warning", role: "note", text: "Warning: " + w.text })); });
+    var read = describeHints(r.hints || {});
+    if (read) container.appendChild(el("p", { class: "rr-hints", text: "Read from the paste and context: " + read + "." }));
     var checks = nextChecks(r.matches);
     if (checks.length) {
       container.appendChild(el("h2", { text: r.confident ? "Checks to run next" : "Checks that tell the candidates apart" }));
