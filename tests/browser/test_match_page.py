@@ -209,3 +209,35 @@ def test_header_search_is_safe_for_any_query(page, query):
     page.keyboard.type(query)
     wait_until(page, "() => document.querySelectorAll('.md-search-result__item').length > 0")
     assert not page.errors
+
+
+def test_copy_as_markdown_gives_a_ticket_ready_summary(page):
+    open_match(page)
+    page.get_by_label("Paste an error").fill(f"{XID79}\n{WATCHDOG}")
+    page.wait_for_selector("#rr-results .rr-result")
+    page.get_by_role("button", name="Copy as Markdown").click()
+    wait_until(page, "() => document.getElementById('rr-status').textContent.includes('Copied')")
+    text = page.evaluate("() => navigator.clipboard.readText()")
+    assert text.startswith("**Confident match**")
+    assert "[A worker loses its GPU mid-run" in text and "/references/gpu-lost-collective-timeout/" in text
+    assert "line 1: `NVRM: Xid" in text and "Checks to run next:" in text and "#check-" in text
+
+
+def test_a_log_file_can_be_opened_or_dropped(page, tmp_path):
+    log = tmp_path / "job.log"
+    log.write_text("step 1 loss 2.0\n" * 50000 + XID79 + "\n" + WATCHDOG + "\n")
+    open_match(page)
+    page.set_input_files("#rr-file", str(log))
+    page.wait_for_selector("#rr-results .rr-result")
+    assert ranking(page)[0] == ("gpu-lost-collective-timeout", "strong")
+    assert "job.log" in page.inner_text("#rr-big-note") and "50001" in page.inner_text("#rr-preview")
+    page.click("#rr-clear")
+    page.evaluate("""([a, b]) => {
+        const file = new File([a + '\\n' + b + '\\n'], 'dropped.log', {type: 'text/plain'});
+        const data = new DataTransfer();
+        data.items.add(file);
+        document.getElementById('rr-paste').dispatchEvent(new DragEvent('drop', {dataTransfer: data, bubbles: true, cancelable: true}));
+    }""", [XID79, WATCHDOG])
+    wait_until(page, "() => document.getElementById('rr-big-note').textContent.includes('dropped.log')")
+    page.wait_for_selector("#rr-results .rr-result")
+    assert ranking(page)[0][0] == "gpu-lost-collective-timeout"
