@@ -176,13 +176,11 @@ def _merge(a: dict, b: dict) -> dict:
 
 def _stale_hits(scan, signatures, window: float, replayed: bool, warnings: list) -> dict:
     """Hardware evidence that is old, replayed or from an earlier boot cannot confirm a current fault."""
-    newest, stale = {}, {}
-    for _, clock, seconds in scan.stamps:
-        newest[clock] = max(newest.get(clock, seconds), seconds)
-    for index, hits in scan.hits.items():
+    stale = {}
+    for index, hits in sorted(scan.hits.items()):
         if not signatures[index]["hardware"]:
             continue
-        reasons = [r for r in (_stale_reason(h, hits, scan.stamps, newest, window, replayed) for h in hits) if r]
+        reasons = [r for r in (_stale_reason(h, hits, scan, window, replayed) for h in hits) if r]
         if reasons and len(reasons) == len(hits):
             stale[index] = True
             sig = signatures[index]
@@ -192,7 +190,7 @@ def _stale_hits(scan, signatures, window: float, replayed: bool, warnings: list)
     return stale
 
 
-def _stale_reason(hit, hits, stamps, newest, window, replayed):
+def _stale_reason(hit, hits, scan, window, replayed):
     if replayed:
         return "the context says this log is archived, replayed or an example"
     if sum(1 for h in hits if h.text == hit.text) > 1 and hit.stamp:
@@ -200,9 +198,9 @@ def _stale_reason(hit, hits, stamps, newest, window, replayed):
     if not hit.stamp:
         return None
     clock, seconds = hit.stamp
-    if clock == "uptime" and any(c == "uptime" and n > hit.line_no and s < seconds - 1 for n, c, s in stamps):
+    if clock == "uptime" and scan.last_boot > hit.line_no:
         return "kernel uptime goes backwards after this line, so it comes from an earlier boot"
-    age = newest[clock] - seconds
+    age = scan.newest[clock] - seconds
     if age > window:
         return f"hardware evidence {_duration(age)} older than the newest line on its clock ({clock})"
     return None

@@ -4,8 +4,8 @@ The log arrives in chunks that end on line boundaries. For each signature a plai
 substring search finds the lines holding its required literal; only those lines meet
 the regex. Lines are capped in length before matching. The scan keeps a bounded
 sample: hit lines (first and last few per signature), informative lines from the
-first and last chunks for full-text relevance, and timestamps of hit lines and chunk
-ends for the staleness rules. Mirrored in the browser engine.
+first and last chunks for full-text relevance, and, from the stamps of hit lines and chunk
+ends, the newest time of each clock and the last reboot, for the staleness rules. Mirrored in the browser engine.
 """
 import re
 from collections import deque
@@ -38,7 +38,8 @@ class ScanResult:
     hits: dict = field(default_factory=dict)          # signature index -> list of Hit (bounded)
     counts: dict = field(default_factory=dict)        # signature index -> number of hit lines
     informative: list = field(default_factory=list)   # (line_no, text) for full-text relevance
-    stamps: list = field(default_factory=list)        # (line_no, clock, seconds), in line order
+    newest: dict = field(default_factory=dict)        # clock -> newest seconds seen on it
+    last_boot: int = 0                                # last line where kernel uptime went backwards
     lines: int = 0
     chars: int = 0
 
@@ -52,6 +53,7 @@ class Scanner:
         self._last_chunk = None  # (text, first line number)
         self._short_lines: list = []
         self._tails: dict = {}
+        self._last_uptime = None
 
     def feed(self, chunk: str) -> None:
         """Scan one chunk: whole lines, without their final newline."""
@@ -60,8 +62,8 @@ class Scanner:
         self.result.chars += len(chunk)
         if self.result.lines <= SHORT_PASTE:
             self._short_lines += [(first + i, l) for i, l in enumerate(chunk.split("\n"))]
-        self._scan_signatures(chunk, first)
-        self._stamp_tail(chunk, first)
+        stamps = self._scan_signatures(chunk, first) + self._stamp_tail(chunk, first)
+        self._note_stamps(sorted(stamps))
         if self._last_chunk is None:
             self._first_informative = _informative(chunk, first, INFORMATIVE_KEPT)
         self._last_chunk = (chunk, first)
@@ -74,7 +76,6 @@ class Scanner:
             tail = _informative(*self._last_chunk, INFORMATIVE_KEPT, from_end=True)
             merged = {n: t for n, t in self._first_informative + tail}
             result.informative = sorted(merged.items())
-        result.stamps.sort()
         for index, (head, tail) in self._tails.items():
             result.hits[index] = head + [h for h in tail if h.line_no > head[-1].line_no]
         return result
@@ -98,11 +99,15 @@ class Scanner:
                         if regex.search(line):
                             found[(start, index)] = line
                     pos = hay.find(literal, end + 1) if literal else (end + 1 if end < len(chunk) else -1)
-        line_no, cursor = first, 0
+        line_no, cursor, stamps = first, 0, []
         for (start, index), line in sorted(found.items()):
             line_no += chunk.count("\n", cursor, start)
             cursor = start
-            self._keep_hit(index, Hit(line_no, line, timestamps.parse(line)))
+            hit = Hit(line_no, line, timestamps.parse(line))
+            self._keep_hit(index, hit)
+            if hit.stamp:
+                stamps.append((line_no, *hit.stamp))
+        return stamps
 
     def _keep_hit(self, index: int, hit: Hit) -> None:
         self.result.counts[index] = self.result.counts.get(index, 0) + 1
@@ -111,17 +116,26 @@ class Scanner:
             head.append(hit)
         else:
             tail.append(hit)
-        if hit.stamp:
-            self.result.stamps.append((hit.line_no, *hit.stamp))
 
-    def _stamp_tail(self, chunk: str, first: int) -> None:
+    def _note_stamps(self, stamps: list) -> None:
+        """Keep, in bounded memory, what the staleness rules need: the newest stamp of each clock
+        and the last line where kernel uptime went backwards (a reboot). Stamps come in line order."""
+        for line_no, clock, seconds in stamps:
+            self.result.newest[clock] = max(self.result.newest.get(clock, seconds), seconds)
+            if clock == "uptime":
+                if self._last_uptime is not None and seconds < self._last_uptime - 1:
+                    self.result.last_boot = line_no
+                self._last_uptime = seconds
+
+    def _stamp_tail(self, chunk: str, first: int) -> list:
         lines = chunk.split("\n")[-TAIL_STAMPS:] if len(chunk) < 64 * MAX_LINE else \
             chunk[-64 * MAX_LINE:].split("\n")[-TAIL_STAMPS:]
-        last_no = first + chunk.count("\n")
+        last_no, stamps = first + chunk.count("\n"), []
         for offset, line in enumerate(lines):
             stamp = timestamps.parse(line[:MAX_LINE])
             if stamp:
-                self.result.stamps.append((last_no - len(lines) + 1 + offset, *stamp))
+                stamps.append((last_no - len(lines) + 1 + offset, *stamp))
+        return stamps
 
 
 def _informative(chunk: str, first: int, limit: int, from_end: bool = False) -> list:

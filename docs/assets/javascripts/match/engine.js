@@ -109,7 +109,8 @@
   function Scanner(engine) {
     this.e = engine;
     this.cfg = engine.rules.scan;
-    this.result = { hits: new Map(), counts: new Map(), informative: [], stamps: [], lines: 0, chars: 0 };
+    this.result = { hits: new Map(), counts: new Map(), informative: [], newest: {}, lastBoot: 0, lines: 0, chars: 0 };
+    this.lastUptime = null;
     this.firstInformative = [];
     this.lastChunk = null;
     this.shortLines = [];
@@ -123,8 +124,8 @@
       var self = this;
       chunk.split("\n").forEach(function (l, i) { self.shortLines.push([first + i, l]); });
     }
-    this.scanSignatures(chunk, first);
-    this.stampTail(chunk, first);
+    var stamps = this.scanSignatures(chunk, first).concat(this.stampTail(chunk, first));
+    this.noteStamps(stamps.sort(function (a, b) { return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[2] - b[2]); }));
     if (this.lastChunk === null) this.firstInformative = this.informativeLines(chunk, first, false);
     this.lastChunk = [chunk, first];
   };
@@ -137,7 +138,6 @@
         .forEach(function (p) { merged.set(p[0], p[1]); });
       r.informative = Array.from(merged.entries()).sort(function (a, b) { return a[0] - b[0]; });
     }
-    r.stamps.sort(function (a, b) { return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[2] - b[2]); });
     this.tails.forEach(function (ht, index) {
       var head = ht[0], last = head[head.length - 1].lineNo;
       r.hits.set(index, head.concat(ht[1].filter(function (h) { return h.lineNo > last; })));
@@ -169,11 +169,25 @@
       }
     }
     var hits = Array.from(found.values()).sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
-    var lineNo = first, cursor = 0;
+    var lineNo = first, cursor = 0, stamps = [];
     for (var i = 0; i < hits.length; i++) {
       lineNo += countNewlines(chunk, cursor, hits[i][0]);
       cursor = hits[i][0];
-      this.keepHit(hits[i][1], { lineNo: lineNo, text: hits[i][2], stamp: this.e.parseStamp(hits[i][2]) });
+      var hit = { lineNo: lineNo, text: hits[i][2], stamp: this.e.parseStamp(hits[i][2]) };
+      this.keepHit(hits[i][1], hit);
+      if (hit.stamp) stamps.push([lineNo, hit.stamp[0], hit.stamp[1]]);
+    }
+    return stamps;
+  };
+  Scanner.prototype.noteStamps = function (stamps) {
+    var r = this.result;
+    for (var i = 0; i < stamps.length; i++) {
+      var clock = stamps[i][1], seconds = stamps[i][2];
+      r.newest[clock] = r.newest[clock] === undefined ? seconds : Math.max(r.newest[clock], seconds);
+      if (clock === "uptime") {
+        if (this.lastUptime !== null && seconds < this.lastUptime - 1) r.lastBoot = stamps[i][0];
+        this.lastUptime = seconds;
+      }
     }
   };
   Scanner.prototype.keepHit = function (index, hit) {
@@ -183,16 +197,16 @@
     var ht = this.tails.get(index), kept = this.cfg.hits_kept;
     if (ht[0].length < kept) ht[0].push(hit);
     else { ht[1].push(hit); if (ht[1].length > kept) ht[1].shift(); }
-    if (hit.stamp) r.stamps.push([hit.lineNo, hit.stamp[0], hit.stamp[1]]);
   };
   Scanner.prototype.stampTail = function (chunk, first) {
     var maxLine = this.cfg.max_line, n = this.cfg.tail_stamps;
     var text = chunk.length < 64 * maxLine ? chunk : chunk.slice(chunk.length - 64 * maxLine);
-    var lines = text.split("\n").slice(-n), lastNo = first + countNewlines(chunk, 0, chunk.length);
+    var lines = text.split("\n").slice(-n), lastNo = first + countNewlines(chunk, 0, chunk.length), stamps = [];
     for (var offset = 0; offset < lines.length; offset++) {
       var stamp = this.e.parseStamp(lines[offset].slice(0, maxLine));
-      if (stamp) this.result.stamps.push([lastNo - lines.length + 1 + offset, stamp[0], stamp[1]]);
+      if (stamp) stamps.push([lastNo - lines.length + 1 + offset, stamp[0], stamp[1]]);
     }
+    return stamps;
   };
   Scanner.prototype.informativeLines = function (chunk, first, fromEnd) {
     var lines = chunk.split("\n"), limit = this.cfg.informative_kept, maxLine = this.cfg.max_line;
@@ -335,12 +349,11 @@
     return [fits, conflicts, unsupported];
   };
   Engine.prototype.staleHits = function (scan, window, replayed, warnings) {
-    var newest = {}, stale = new Map(), self = this;
-    scan.stamps.forEach(function (s) { newest[s[1]] = Math.max(newest[s[1]] === undefined ? s[2] : newest[s[1]], s[2]); });
+    var stale = new Map(), self = this;
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
       var sig = self.signatures[index], hits = scan.hits.get(index);
       if (!sig.hardware) return;
-      var reasons = hits.map(function (h) { return staleReason(h, hits, scan.stamps, newest, window, replayed); }).filter(Boolean);
+      var reasons = hits.map(function (h) { return staleReason(h, hits, scan, window, replayed); }).filter(Boolean);
       if (reasons.length && reasons.length === hits.length) {
         stale.set(index, true);
         warnings.push({ kind: "stale-evidence", signature: sig.id, reference: sig.ref, line: hits[0].lineNo,
@@ -349,15 +362,15 @@
     });
     return stale;
   };
-  function staleReason(hit, hits, stamps, newest, window, replayed) {
+  function staleReason(hit, hits, scan, window, replayed) {
     if (replayed) return "the context says this log is archived, replayed or an example";
     if (hit.stamp && hits.filter(function (h) { return h.text === hit.text; }).length > 1)
       return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)";
     if (!hit.stamp) return null;
     var clock = hit.stamp[0], seconds = hit.stamp[1];
-    if (clock === "uptime" && stamps.some(function (s) { return s[1] === "uptime" && s[0] > hit.lineNo && s[2] < seconds - 1; }))
+    if (clock === "uptime" && scan.lastBoot > hit.lineNo)
       return "kernel uptime goes backwards after this line, so it comes from an earlier boot";
-    var age = newest[clock] - seconds;
+    var age = scan.newest[clock] - seconds;
     if (age > window) return "hardware evidence " + duration(age) + " older than the newest line on its clock (" + clock + ")";
     return null;
   }
