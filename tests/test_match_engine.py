@@ -172,3 +172,17 @@ def test_hints_are_read_from_the_log_and_the_context(engine):
     assert "deepspeed" in hints["frameworks"] and "vllm" not in hints["frameworks"]
     assert {"deepspeed 0.14.2", "torch 2.4.0"} <= set(hints["versions"])
     assert hints["hardware"] == ["h100"] and hints["environments"] == ["kubernetes"] and hints["scale"] == 64
+
+
+def test_what_a_scan_keeps_is_bounded_however_many_lines_match(engine):
+    from generator.scan import HITS_KEPT, INFORMATIVE_KEPT, Scanner, chunks
+    scanner = Scanner(engine.signatures)
+    lines = "".join(f"[{i}.000000] {XID79}\n" for i in range(1, 100001))
+    for chunk in chunks(lines):
+        scanner.feed(chunk)
+    scan = scanner.finish()
+    index = next(i for i, s in enumerate(engine.signatures) if s["id"] == "xid-79-fallen-off-bus")
+    assert scan.counts[index] == 100000
+    assert len(scan.hits[index]) <= 2 * HITS_KEPT
+    assert len(scan.informative) <= 2 * INFORMATIVE_KEPT
+    assert scan.newest == {"uptime": 100000.0} and scan.last_boot == 0
