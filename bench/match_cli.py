@@ -4,7 +4,6 @@ the same signature patterns over the same file. Prints time and peak memory of e
     .venv/bin/python bench/match_cli.py [--sizes 1e6,1e8,1e9] [--dir /tmp/relref-bench]
 """
 import argparse
-import re
 import subprocess
 import sys
 import tempfile

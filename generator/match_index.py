@@ -101,7 +101,7 @@ class _PatternFinder:
                 if key not in compiled:
                     compiled[key] = (compile_signature(*key), required_literals(sig["pattern"]), set())
                 compiled[key][2].add(record.id)
-        for (pattern, ignore_case), (rx, literals, refs) in compiled.items():
+        for (_, ignore_case), (rx, literals, refs) in compiled.items():
             entry = (rx, literals, refs, ignore_case)
             if not literals:
                 self.unfiltered.append(entry)

@@ -1,5 +1,4 @@
 """The published catalog: one record per catalog title, verbatim, each sourced and checkable."""
-import re
 
 import pytest
 

@@ -1,7 +1,6 @@
 """Signature patterns: they mean the same in Python and JavaScript, match their own examples and
 not unrelated references' examples, and stay fast on hostile input in both engines."""
 import json
-import re
 import shutil
 import subprocess
 import time

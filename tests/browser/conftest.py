@@ -3,7 +3,6 @@ on loopback. Skipped with a message where Chromium is missing; under CI (CI=true
 import functools
 import http.server
 import os
-import shutil
 import threading
 from pathlib import Path
 

@@ -1,7 +1,6 @@
 """The Match page and the header search in a real browser."""
 import pytest
 
-from generator import paths
 from generator.evaluation import devset_cases
 from generator.match_cli import load_engine
 
