@@ -26,8 +26,7 @@ def generate(records_dir: Path, out: Path, lock: Path | None = None) -> Path:
     records = load_records(records_dir)
     docs = out / "docs"
     write_docs(records, load_schema(), docs, site_url())
-    write_catalog_outputs(records, docs, site_url(), lock)
-    for step in _index_steps():
+    for step in _output_steps(lock):
         step(records, docs)
     config = out / "mkdocs.yml"
     config.write_text(yaml.safe_dump({"INHERIT": str(paths.MKDOCS_YML), "docs_dir": str(docs),
@@ -74,10 +73,11 @@ def _replace(site_dir: Path, built: Path) -> None:
     shutil.rmtree(old, ignore_errors=True)
 
 
-def _index_steps():
-    """Outputs built from the records beside the pages."""
+def _output_steps(lock):
+    """Everything built from the records beside the reference pages, each step (records, docs)."""
     from .budget import write_budget_page
     from .match_index import write_index
     from .pages import environment
-    return [lambda records, docs: write_index(records, docs / "assets" / "match" / "index.json"),
+    return [lambda records, docs: write_catalog_outputs(records, docs, site_url(), lock),
+            lambda records, docs: write_index(records, docs / "assets" / "match" / "index.json"),
             lambda records, docs: write_budget_page(records, docs, environment())]
