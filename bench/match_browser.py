@@ -5,35 +5,18 @@ text in the same worker; and the longest main-thread task while the Match page t
     .venv/bin/python bench/match_browser.py [--mb 10] [--runs 3]
 """
 import argparse
-import functools
-import http.server
 import shutil
 import statistics
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.make_log import make  # noqa: E402
+from bench.browser import ARGS, CHROMIUM, serve  # noqa: E402
 from generator.site import build_site  # noqa: E402
-
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(directory: Path) -> str:
-    handler = functools.partial(QuietHandler, directory=str(directory))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
 def main() -> int:
@@ -51,7 +34,7 @@ def main() -> int:
     text = log.read_text(encoding="utf-8")
     base = serve(site)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
         page = context.new_page()
         page.goto(base + "match/")

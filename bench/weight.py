@@ -4,36 +4,21 @@ defaults, none of this site's overrides, scripts or index).
 
     .venv/bin/python bench/weight.py
 """
-import functools
 import gzip
-import http.server
 import json
 import shutil
 import subprocess
 import sys
 import tempfile
-import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.browser import ARGS, CHROMIUM, serve  # noqa: E402
 from generator.site import build_site, generate  # noqa: E402
 
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 PAGE = "references/gpu-lost-collective-timeout/"
-
-
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *args):
-        pass
-
-
-def serve(directory: Path) -> str:
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(directory)))
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    return f"http://127.0.0.1:{httpd.server_address[1]}/"
 
 
 INDEXES = ("search/search_index.json", "assets/match/index.json")
@@ -90,7 +75,7 @@ def main() -> int:
     plain = plain_site(work)
     base, plain_base = serve(site), serve(plain)
     with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
         rows = [("reference page", first_load(browser, base + PAGE, site, base)),
                 ("Match page", first_load(browser, base + "match/", site, base)),
                 ("plain material page, same text", first_load(browser, plain_base, plain, plain_base))]
