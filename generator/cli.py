@@ -12,6 +12,7 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     lint = sub.add_parser("lint", help="validate the records, write nothing")
     lint.add_argument("--records", type=Path, default=paths.RECORDS)
+    lint.set_defaults(func=_lint)
     build = sub.add_parser("build", help="validate, generate pages and indexes, then mkdocs build --strict")
     build.add_argument("--records", type=Path, default=paths.RECORDS)
     build.add_argument("--site-dir", type=Path, default=paths.ROOT / "site")
@@ -19,17 +20,20 @@ def main(argv=None) -> int:
     _add_lock_options(build)
     build.add_argument("--no-lock", action="store_true", help="skip the URL lock check (for trial records)")
     build.add_argument("--update-lock", action="store_true", help="also add the site's new URLs to the URL lock")
+    build.set_defaults(func=_build)
     lock = sub.add_parser("lock", help="build, then add every new published URL and anchor to the URL lock")
     lock.add_argument("--records", type=Path, default=paths.RECORDS)
     lock.add_argument("--site-dir", type=Path, default=paths.ROOT / "site")
     _add_lock_options(lock)
+    lock.set_defaults(func=_lock)
     new = sub.add_parser("new", help="scaffold a record from a catalog title")
     new.add_argument("title")
     new.add_argument("--records", type=Path, default=paths.RECORDS)
+    new.set_defaults(func=_new)
     _add_match_parser(sub)
     args = parser.parse_args(argv)
     try:
-        return args.func(args) if hasattr(args, "func") else COMMANDS[args.command](args)
+        return args.func(args)
     except RecordErrors as errors:
         print(errors, file=sys.stderr)
         print(f"relref: {len(errors.problems)} problem(s); nothing was written", file=sys.stderr)
@@ -70,8 +74,6 @@ def _add_match_parser(sub) -> None:
     from .match_cli import add_parser
     add_parser(sub)
 
-
-COMMANDS = {"lint": _lint, "build": _build, "new": _new, "lock": _lock}
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -79,7 +79,7 @@ def render_text(result: dict) -> str:
         out.append(f"\n{n}. [{m['confidence']}] {m['title']}  (score {m['score']:.2f})\n   {m['url']}")
         for w in m["why"]:
             out.append("   - " + _why_line(w))
-    checks = _next_checks(result["matches"])
+    checks = result["next_checks"]
     if checks:
         apart = not result["confident"] and len(result["matches"]) > 1
         out.append("\nChecks to run next" + (" (they tell the candidates apart):" if apart else ":"))
@@ -111,19 +111,3 @@ def _why_line(w: dict) -> str:
     if w["kind"] == "words":
         return f"words: {', '.join(w['terms'])}"
     return ("context fits: " if w["fit"] else "context conflicts: ") + w["text"]
-
-
-def _next_checks(matches: list) -> list:
-    """Round robin over the candidates' checks, so each candidate's best check comes early."""
-    candidates = ([m for m in matches if m["confidence"] == "strong"] or
-                  [m for m in matches if m["confidence"] == "possible"] or matches[:1])
-    out, seen = [], set()
-    for depth in range(3):
-        for m in candidates:
-            if depth < len(m["checks"]):
-                c = m["checks"][depth]
-                key = c["command"] or c["observation"]
-                if key not in seen:
-                    seen.add(key)
-                    out.append(c)
-    return out[:8]

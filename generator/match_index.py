@@ -170,5 +170,6 @@ def _rules() -> dict:
                  "short_paste": scan.SHORT_PASTE, "informative": scan.INFORMATIVE.pattern},
         "rank": {"weights": matcher.WEIGHTS, "kind_factor": matcher.KIND_FACTOR, "text_floor": matcher.TEXT_FLOOR,
                  "strong_margin": matcher.STRONG_MARGIN, "max_terms": matcher.MAX_TERMS,
-                 "checks_per_match": matcher.CHECKS_PER_MATCH},
+                 "checks_per_match": matcher.CHECKS_PER_MATCH, "next_checks": matcher.NEXT_CHECKS,
+                 "next_checks_depth": matcher.NEXT_CHECKS_DEPTH},
     }

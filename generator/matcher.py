@@ -26,6 +26,7 @@ KIND_FACTOR = {"error": 1.0, "symptom": 0.9, "field-report": 0.6, "practice": 0.
 POSSIBLE_KINDS = ("error", "symptom")  # field reports and practices are further reading, never candidates
 MAX_TERMS = 64
 CHECKS_PER_MATCH = 4
+NEXT_CHECKS, NEXT_CHECKS_DEPTH = 8, 3  # checks listed first, and how deep into each candidate's list
 
 
 class Engine:
@@ -68,7 +69,7 @@ class Engine:
             m.pop("_strong_evidence")
             m.pop("_lines")
         return {"confident": bool(matches) and matches[0]["confidence"] == "strong",
-                "matches": matches, "warnings": warnings, "hints": hints}
+                "matches": matches, "next_checks": _next_checks(matches), "warnings": warnings, "hints": hints}
 
     def _full_text(self, text: str):
         wanted = [t for t in dict.fromkeys(tokenize(text)) if t in self.vocabulary][:MAX_TERMS]
@@ -118,6 +119,23 @@ class Engine:
         ordered = sorted(ref["checks"], key=lambda c: not c["discriminates"])
         return [dict(c, reference=ref_id, url=f"{self.site_url}{ref['url']}#check-{c['id']}")
                 for c in ordered[:CHECKS_PER_MATCH]]
+
+
+def _next_checks(matches: list) -> list:
+    """The checks to run first: round robin over the candidates (the strong ones, else the possible
+    ones, else the closest), so each candidate's best discriminating check comes early."""
+    candidates = ([m for m in matches if m["confidence"] == "strong"] or
+                  [m for m in matches if m["confidence"] == "possible"] or matches[:1])
+    out, seen = [], set()
+    for depth in range(NEXT_CHECKS_DEPTH):
+        for m in candidates:
+            if depth < len(m["checks"]):
+                check = m["checks"][depth]
+                key = check["command"] or check["observation"]
+                if key not in seen:
+                    seen.add(key)
+                    out.append(check)
+    return out[:NEXT_CHECKS]
 
 
 def _round(x: float, digits: int) -> float:

@@ -52,6 +52,7 @@ def test_both_engines_rank_every_case_alike(index):
         theirs = [t[:2] for t in other["top"][:3]]
         scores_close = all(abs(m["score"] - t[2]) < 1e-3 for m, t in zip(result["matches"], other["top"]))
         same_hints = result["hints"] == other["hints"] and len(result["warnings"]) == other["warnings"]
+        same_hints &= [f"{c['reference']}#{c['id']}" for c in result["next_checks"]] == other["next"]
         if mine != theirs or result["confident"] != other["confident"] or not scores_close or not same_hints:
             differ.append(f"{case.id}: python {mine} javascript {theirs}")
     assert not differ, "\n".join(differ[:20])

@@ -185,3 +185,11 @@ def test_what_a_scan_keeps_is_bounded_however_many_lines_match(engine):
     assert len(scan.hits[index]) <= 2 * HITS_KEPT
     assert len(scan.informative) <= 2 * INFORMATIVE_KEPT
     assert scan.newest == {"uptime": 100000.0} and scan.last_boot == 0
+
+
+def test_next_checks_tell_candidates_apart_and_follow_a_confident_answer(engine):
+    unsure = engine.match(WATCHDOG)["next_checks"]
+    assert len({c["reference"] for c in unsure}) >= 3, "each candidate's best check comes early"
+    assert len({c["command"] or c["observation"] for c in unsure}) == len(unsure), "no check twice"
+    sure = engine.match(f"{XID79}\n{WATCHDOG}")["next_checks"]
+    assert sure and {c["reference"] for c in sure} == {"gpu-lost-collective-timeout"}

@@ -13,7 +13,7 @@ process.stdin.on("end", () => {
   }
   const out = cases.map((c) => {
     const r = engine.match(c.text, c.context || "", 5);
-    return { id: c.id, confident: r.confident, warnings: r.warnings.length, hints: r.hints,
+    return { id: c.id, confident: r.confident, warnings: r.warnings.length, hints: r.hints, next: r.next_checks.map((c) => c.reference + "#" + c.id),
              top: r.matches.map((m) => [m.id, m.confidence, m.score]) };
   });
   console.log(JSON.stringify(out));

@@ -281,7 +281,7 @@
     matches = matches.slice(0, top);
     matches.forEach(function (m) { m.checks = self.checks(m.id); delete m._strong_evidence; delete m._lines; });
     return { confident: matches.length > 0 && matches[0].confidence === "strong", matches: matches,
-             warnings: warnings, hints: hints };
+             next_checks: nextChecks(matches, rank.next_checks, rank.next_checks_depth), warnings: warnings, hints: hints };
   };
   Engine.prototype.fullText = function (text) {
     var vocab = this.vocabulary, seen = new Set(), wanted = [];
@@ -394,6 +394,20 @@
       if (m._strong_evidence && !blocked) m.confidence = "strong";
       else if (hits && (m.kind === "error" || m.kind === "symptom")) m.confidence = "possible";
     });
+  }
+  // matcher._next_checks: round robin over the candidates, so each one's best check comes early.
+  function nextChecks(matches, limit, depthMax) {
+    var candidates = matches.filter(function (m) { return m.confidence === "strong"; });
+    if (!candidates.length) candidates = matches.filter(function (m) { return m.confidence === "possible"; });
+    if (!candidates.length) candidates = matches.slice(0, 1);
+    var out = [], seen = new Set();
+    for (var depth = 0; depth < depthMax; depth++) {
+      candidates.forEach(function (m) {
+        var c = m.checks[depth];
+        if (c && !seen.has(c.command || c.observation)) { seen.add(c.command || c.observation); out.push(c); }
+      });
+    }
+    return out.slice(0, limit);
   }
   function mergeHints(a, b) {
     var out = {};

@@ -48,21 +48,6 @@
     return parts.filter(Boolean).join("; ");
   }
 
-  // The checks that tell the candidates apart: each candidate's best discriminating check first.
-  function nextChecks(matches) {
-    var candidates = matches.filter(function (m) { return m.confidence === "strong"; });
-    if (!candidates.length) candidates = matches.filter(function (m) { return m.confidence === "possible"; });
-    if (!candidates.length) candidates = matches.slice(0, 1);
-    var out = [], seen = new Set();
-    for (var depth = 0; depth < 3; depth++) {
-      candidates.forEach(function (m) {
-        var c = m.checks[depth];
-        if (c && !seen.has(c.command || c.observation)) { seen.add(c.command || c.observation); out.push(c); }
-      });
-    }
-    return out.slice(0, 8);
-  }
-
   function result(container, answer) {
     var r = answer.result;
     container.textContent = "";
@@ -75,7 +60,7 @@
     r.warnings.forEach(function (w) { container.appendChild(el("p", { class: "rr-warning", role: "note", text: "Warning: " + w.text })); });
     var read = describeHints(r.hints || {});
     if (read) container.appendChild(el("p", { class: "rr-hints", text: "Read from the paste and context: " + read + "." }));
-    var checks = nextChecks(r.matches);
+    var checks = r.next_checks;
     if (checks.length) {
       container.appendChild(el("h2", { text: r.confident ? "Checks to run next" : "Checks that tell the candidates apart" }));
       container.appendChild(el("ol", { class: "rr-checks" }, checks.map(checkItem)));
@@ -102,7 +87,7 @@
         else if (w.kind === "context") out.push("   - context " + (w.fit ? "fits" : "does not support it") + ": " + w.text);
       });
     });
-    var checks = nextChecks(r.matches);
+    var checks = r.next_checks;
     if (checks.length) {
       out.push("", "Checks to run next:");
       checks.forEach(function (c) { out.push("- [" + c.title + "](" + c.url + ")" + (c.command ? ": `" + c.command.replace(/`/g, "'") + "`" : "")); });
