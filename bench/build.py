@@ -19,7 +19,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from generator.site import generate  # noqa: E402
+from relref.site.build import generate  # noqa: E402
 
 
 def make_records(target: Path, count: int) -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.evaluation import devset_cases  # noqa: E402
-from generator.records import load_records  # noqa: E402
+from relref.match.evaluation import devset_cases  # noqa: E402
+from relref.records.load import load_records  # noqa: E402
 
 FILLER = [
     "[2026-11-29 10:{m:02d}:{s:02d},{ms:03d}] INFO train.py:212 step {step} loss {loss:.4f} lr 3.0e-04 grad_norm {g:.3f} tokens/s {tps}",

@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.make_log import make  # noqa: E402
 from bench.browser import ARGS, CHROMIUM, serve  # noqa: E402
-from generator.site import build_site  # noqa: E402
+from relref.site.build import build_site  # noqa: E402
 
 
 def main() -> int:

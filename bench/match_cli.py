@@ -13,8 +13,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.make_log import make  # noqa: E402
-from generator.match_index import build_index  # noqa: E402
-from generator.records import load_records  # noqa: E402
+from relref.match.index import build_index  # noqa: E402
+from relref.records.load import load_records  # noqa: E402
 
 
 def timed(cmd: list[str]) -> tuple[float, int]:

@@ -16,7 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.browser import ARGS, CHROMIUM, serve  # noqa: E402
-from generator.site import build_site, generate  # noqa: E402
+from relref.site.build import build_site, generate  # noqa: E402
 
 PAGE = "references/gpu-lost-collective-timeout/"
 

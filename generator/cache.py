@@ -25,7 +25,7 @@ def folder() -> Path:
 @functools.lru_cache(maxsize=None)
 def _code_version() -> str:
     digest = hashlib.sha256()
-    for source in sorted(Path(__file__).parent.glob("*.py")) + [paths.SCHEMA]:
+    for source in sorted(Path(__file__).parent.rglob("*.py")) + [paths.SCHEMA]:
         digest.update(source.read_bytes())
     return digest.hexdigest()
 

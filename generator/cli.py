@@ -4,7 +4,7 @@ import sys
 from pathlib import Path
 
 from . import paths
-from .problems import RecordErrors
+from .records.problems import RecordErrors
 
 
 def main(argv=None) -> int:
@@ -41,25 +41,25 @@ def main(argv=None) -> int:
 
 
 def _lint(args) -> int:
-    from .records import load_records
+    from .records.load import load_records
     records = load_records(args.records)
     print(f"relref: {len(records)} records valid")
     return 0
 
 
 def _build(args) -> int:
-    from .site import build_site
+    from .site.build import build_site
     return build_site(args.records, args.site_dir, generate_only=args.generate_only,
                       lock=None if args.no_lock else args.lock, update_lock=args.update_lock)
 
 
 def _lock(args) -> int:
-    from .site import build_site
+    from .site.build import build_site
     return build_site(args.records, args.site_dir, lock=args.lock, update_lock=True)
 
 
 def _add_lock_options(parser) -> None:
-    from .urllock import LOCK
+    from .site.urllock import LOCK
     parser.add_argument("--lock", type=Path, default=LOCK, help="the URL lock file (default: urls.lock)")
 
 
@@ -71,7 +71,7 @@ def _new(args) -> int:
 
 
 def _add_match_parser(sub) -> None:
-    from .match_cli import add_parser
+    from .match.cli import add_parser
     add_parser(sub)
 
 

@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import paths
-from generator.site import build_site
+from relref import paths
+from relref.site.build import build_site
 
 FIXTURES = Path(__file__).parent / "fixtures" / "records"
 

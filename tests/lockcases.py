@@ -2,7 +2,7 @@
 import re
 from pathlib import Path
 
-from generator.records import load_records
+from relref.records.load import load_records
 
 
 def unreferenced_ids(records) -> list[str]:

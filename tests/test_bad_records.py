@@ -1,9 +1,9 @@
 """Every kind of bad record is reported as FILE:LINE: FIELD, and no site is written."""
 import pytest
 
-from generator.cli import main
-from generator.records import load_records
-from generator.problems import RecordErrors
+from relref.cli import main
+from relref.records.load import load_records
+from relref.records.problems import RecordErrors
 
 ERROR = "fixture-error.yaml"
 

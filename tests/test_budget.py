@@ -9,9 +9,9 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 
-from generator import paths
-from generator.budget import budget_links, failure_models
-from generator.records import load_records
+from relref import paths
+from relref.pages.budget import budget_links, failure_models
+from relref.records.load import load_records
 
 NODE = shutil.which("node")
 RUNNER = Path(__file__).parent / "js" / "run_budget_math.js"

@@ -1,10 +1,10 @@
 """The build cache: the same inputs give the same outputs, and any changed input is seen."""
 import json
 
-from generator import cache
-from generator.match_index import build_index
-from generator.problems import RecordErrors
-from generator.records import load_records
+from relref import cache
+from relref.match.index import build_index
+from relref.records.problems import RecordErrors
+from relref.records.load import load_records
 
 import pytest
 

@@ -2,9 +2,9 @@
 
 import pytest
 
-from generator import paths
-from generator.evaluation import CATALOG_IDS
-from generator.records import load_records
+from relref import paths
+from relref.match.evaluation import CATALOG_IDS
+from relref.records.load import load_records
 
 SHARED_CATALOG = paths.ROOT.parent / "shared" / "catalog.txt"
 TWINS = [("job-preemption-spot-termination", "spot-instance-preemption"),

@@ -8,9 +8,9 @@ import jsonschema
 import pytest
 from referencing import Registry, Resource
 
-from generator import paths
-from generator.paths import site_url
-from generator.records import load_records
+from relref import paths
+from relref.paths import site_url
+from relref.records.load import load_records
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

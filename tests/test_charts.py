@@ -4,10 +4,11 @@ import xml.etree.ElementTree as ET
 
 import pytest
 
-from generator import paths
-from generator.charts import chart_problems, chart_views
-from generator.records import load_records
-from generator.problems import RecordErrors
+from relref import paths
+from relref.pages.charts import chart_views
+from relref.records.figures import chart_problems
+from relref.records.load import load_records
+from relref.records.problems import RecordErrors
 
 SVG_NS = "{http://www.w3.org/2000/svg}"
 NUMBER = re.compile(r"(?<![A-Za-z])\d[\d,]*(?:\.\d+)?")  # a quantity, not the digit of a name like HBM3

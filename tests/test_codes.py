@@ -4,8 +4,9 @@ import re
 
 import pytest
 
-from generator import codes, paths
-from generator.records import load_records
+from relref import paths
+from relref.pages import codes
+from relref.records.load import load_records
 from sitecheck import pages
 
 

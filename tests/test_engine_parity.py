@@ -6,12 +6,12 @@ import subprocess
 
 import pytest
 
-from generator import paths
-from generator.evaluation import GPUALERT, devset_cases, gpualert_cases
-from generator.match_index import build_index
-from generator.matcher import Engine
-from generator.records import load_records
-from generator.tokenize import tokenize
+from relref import paths
+from relref.match.evaluation import GPUALERT, devset_cases, gpualert_cases
+from relref.match.index import build_index
+from relref.match.engine import Engine
+from relref.records.load import load_records
+from relref.match.tokenize import tokenize
 
 NODE = shutil.which("node")
 RUNNER = paths.ROOT / "tests" / "js" / "run_engine.js"

@@ -6,8 +6,8 @@ import sys
 import jsonschema
 import pytest
 
-from generator import paths
-from generator.match_cli import load_engine
+from relref import paths
+from relref.match.cli import load_engine
 
 XID79 = "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus."
 WATCHDOG = ("[rank3]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective "
@@ -131,7 +131,7 @@ def test_large_log_is_streamed_and_reports_the_right_line(engine):
 
 
 def run_cli(*args, stdin=""):
-    return subprocess.run([sys.executable, "-m", "generator.cli", "match", *args], input=stdin,
+    return subprocess.run([sys.executable, "-m", "relref.cli", "match", *args], input=stdin,
                           capture_output=True, text=True, cwd=paths.ROOT)
 
 
@@ -154,8 +154,8 @@ def test_cli_text_output_names_lines_and_checks():
 
 
 def test_cli_reads_an_index_file(tmp_path):
-    from generator.match_index import write_index
-    from generator.records import load_records
+    from relref.match.index import write_index
+    from relref.records.load import load_records
     index = tmp_path / "match-index.json"
     write_index(load_records(paths.RECORDS), index)
     assert run_cli("-", "--index", str(index), stdin=XID79).returncode == 0
@@ -174,7 +174,7 @@ def test_hints_are_read_from_the_log_and_the_context(engine):
 
 
 def test_what_a_scan_keeps_is_bounded_however_many_lines_match(engine):
-    from generator.scan import HITS_KEPT, INFORMATIVE_KEPT, Scanner, chunks
+    from relref.match.scan import HITS_KEPT, INFORMATIVE_KEPT, Scanner, chunks
     scanner = Scanner(engine.signatures)
     lines = "".join(f"[{i}.000000] {XID79}\n" for i in range(1, 100001))
     for chunk in chunks(lines):

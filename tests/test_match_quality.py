@@ -1,8 +1,8 @@
 """Matching quality floors on the development set and on the third-party gpualert-eval corpus."""
 import pytest
 
-from generator.evaluation import GPUALERT, devset_cases, engine_answer, gpualert_cases, score
-from generator.match_cli import load_engine
+from relref.match.evaluation import GPUALERT, devset_cases, engine_answer, gpualert_cases, score
+from relref.match.cli import load_engine
 
 
 @pytest.fixture(scope="module")

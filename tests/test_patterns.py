@@ -7,10 +7,11 @@ import time
 
 import pytest
 
-from generator import paths
-from generator.patterns import PatternError, check, compile_signature, required_literal
-from generator.records import load_records
-from generator.scan import MAX_LINE
+from relref import paths
+from relref.match.dialect import PatternError, compile_signature, required_literal
+from relref.records.pattern_lint import check
+from relref.records.load import load_records
+from relref.match.scan import MAX_LINE
 
 NODE = shutil.which("node")
 

@@ -3,9 +3,9 @@ import re
 
 import pytest
 
-from generator.cli import main
-from generator.problems import RecordErrors
-from generator.records import load_records
+from relref.cli import main
+from relref.records.problems import RecordErrors
+from relref.records.load import load_records
 
 FILLED = {
     "summary: TODO": "summary: A new failure, described in the project's own words for the test.",

@@ -1,8 +1,8 @@
 """Short links for runbooks: each reference page carries its canonical URL for links.js, a
 one-line citation, and loads links.js from the site (no inline script)."""
-from generator import paths
-from generator.paths import site_url
-from generator.records import load_records
+from relref import paths
+from relref.paths import site_url
+from relref.records.load import load_records
 
 
 def test_each_reference_page_has_its_canonical_url_and_a_citation(built_site):

@@ -3,8 +3,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from generator import paths
-from generator.records import load_records
+from relref import paths
+from relref.records.load import load_records
 from sitecheck import external_hosts_in_css, pages, resolve
 
 SECTIONS = ["signatures", "causes", "evidence", "mitigations", "look-alikes", "sources"]

@@ -2,9 +2,10 @@
 through an alias redirect that keeps the #section; removing a reference fails the build."""
 import shutil
 
-from generator import paths, urllock
-from generator.cli import main
-from generator.records import load_records
+from relref import paths
+from relref.site import urllock
+from relref.cli import main
+from relref.records.load import load_records
 from lockcases import unreferenced_ids
 
 

@@ -1,6 +1,6 @@
 """The browse page's filters narrow the list in the browser."""
-from generator import paths
-from generator.records import load_records
+from relref import paths
+from relref.records.load import load_records
 
 
 def visible_ids(page):

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from generator.paths import site_url
+from relref.paths import site_url
 
 from .conftest import QuietHandler, wait_until
 

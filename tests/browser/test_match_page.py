@@ -1,8 +1,8 @@
 """The Match page and the header search in a real browser."""
 import pytest
 
-from generator.evaluation import devset_cases
-from generator.match_cli import load_engine
+from relref.match.evaluation import devset_cases
+from relref.match.cli import load_engine
 
 from .conftest import match_in_page, open_match, wait_until
 

@@ -8,7 +8,7 @@ import json
 import shutil
 from pathlib import Path
 
-from . import paths
+from .. import paths
 from .views import reference_url
 
 API_VERSION = 1

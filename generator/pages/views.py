@@ -7,7 +7,7 @@ from collections import defaultdict
 
 from .budget import budget_links
 from .charts import chart_views
-from .records import Record
+from ..records.load import Record
 
 KIND_LABELS = {"error": "Error", "symptom": "Symptom", "field-report": "Field report", "practice": "Practice"}
 APPLIES_LABELS = {"frameworks": "Frameworks", "hardware": "Hardware", "drivers": "Drivers",

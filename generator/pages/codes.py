@@ -10,7 +10,7 @@ Python) are one event, so a mention of either is a mention of all three.
 import re
 from dataclasses import dataclass
 
-from .patterns import compile_signature
+from ..match.dialect import compile_signature
 
 KINDS = {
     "xid": "NVIDIA Xid errors",

@@ -5,13 +5,12 @@ from pathlib import Path
 from .catalog_api import write_api
 from .changelog import write_changelog
 from .code_pages import write_code_pages
-from .pages import environment
-from .urllock import locked_codes
+from .write import environment
 
 
-def write_catalog_outputs(records, docs: Path, site_url: str, lock: Path | None) -> None:
+def write_catalog_outputs(records, docs: Path, site_url: str, kept_codes: set) -> None:
     env = environment()
-    write_code_pages(records, docs, env, kept_codes=locked_codes(lock))
+    write_code_pages(records, docs, env, kept_codes=kept_codes)
     write_api(records, docs, site_url)
     write_changelog(records, docs, env, site_url)
     example = next((r.id for r in records if r.id == "oom-killed-mid-step"), records[0].id)

@@ -12,7 +12,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from .charts import number
-from .records import Record
+from ..records.load import Record
 
 TIME_UNITS = {"hours", "days", "weeks"}
 MTTF_WORDS = re.compile(r"mean time (?:to|between) (?:failure|interruption)|\bMTTF\b|\bMTBF\b"

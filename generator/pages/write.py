@@ -5,9 +5,10 @@ from pathlib import Path
 
 from jinja2 import Environment, FileSystemLoader
 
-from . import paths, views
+from .. import paths
+from . import views
 from .markdown import FILTERS
-from .records import Record
+from ..records.load import Record
 from .schema_doc import schema_sections, value_lists
 
 

@@ -7,7 +7,7 @@ round numbers no source gave.
 """
 import math
 import re
-from collections import defaultdict
+from ..records.figures import chart_groups, chart_kind
 
 WIDTH = 640
 MARGIN = {"left": 64, "right": 150, "top": 16, "bottom": 72}  # scaling charts; the right margin holds point labels
@@ -24,34 +24,14 @@ def number(value) -> str:
     return f"{value:,}"
 
 
-def chart_problems(figures: list[dict]) -> list[tuple[list, str]]:
-    """(path, message) for every chart whose figures cannot be drawn together honestly."""
-    problems = []
-    for title, members in _groups(figures).items():
-        first_index, first = members[0]
-        if len(members) < 2:
-            problems.append((["figures", first_index, "chart"], f"chart {title!r} has only this figure: a chart needs two or more"))
-            continue
-        for index, figure in members[1:]:
-            if figure["unit"] != first["unit"]:
-                problems.append((["figures", index, "unit"],
-                                 f"unit {figure['unit']!r} differs from {first['unit']!r} (figure {first['id']!r}): "
-                                 f"figures in chart {title!r} must share one unit"))
-        if _kind([f for _, f in members]) is None:
-            problems.append((["figures", first_index, "chart"],
-                             f"chart {title!r}: give every figure a scale of one quantity at different values "
-                             "(a scaling chart) or a label (a bar chart)"))
-    return problems
-
-
 def chart_views(data: dict) -> list[dict]:
     """Everything the SVG template needs for each chart of a record, coordinates included."""
     source_no = {s["url"]: i for i, s in enumerate(data["sources"], 1)}
     titles = {s["url"]: s["title"] for s in data["sources"]}
     views = []
-    for title, members in _groups(data.get("figures", [])).items():
+    for title, members in chart_groups(data.get("figures", [])).items():
         figures = [f for _, f in members]
-        kind = _kind(figures)
+        kind = chart_kind(figures)
         if len(figures) < 2 or kind is None:
             continue  # validation reports these; a page is never drawn from them
         view = _scaling(figures) if kind == "scaling" else _bars(figures)
@@ -60,23 +40,6 @@ def chart_views(data: dict) -> list[dict]:
                     sources=[{"no": source_no[u], "title": titles[u]} for u in urls])
         views.append(view)
     return views
-
-
-def _groups(figures):
-    groups = defaultdict(list)
-    for index, figure in enumerate(figures):
-        if figure.get("chart"):
-            groups[figure["chart"]].append((index, figure))
-    return groups
-
-
-def _kind(figures):
-    scales = [f.get("scale") for f in figures]
-    if all(scales) and len({s["quantity"] for s in scales}) == 1 and len({s["value"] for s in scales}) == len(scales):
-        return "scaling"
-    if all(f.get("label") for f in figures):
-        return "bars"
-    return None
 
 
 def _slug(title: str) -> str:

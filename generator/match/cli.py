@@ -4,8 +4,8 @@ import json
 import sys
 from pathlib import Path
 
-from . import paths
-from .matcher import Engine
+from .. import paths
+from .engine import Engine
 
 READ_SIZE = 1 << 20
 EXIT_CONFIDENT, EXIT_NOT_CONFIDENT, EXIT_UNREADABLE = 0, 1, 2
@@ -25,11 +25,11 @@ def add_parser(sub) -> None:
 
 def load_engine(index_path: Path | None = None, records_dir: Path | None = None) -> Engine:
     """The engine over an index file, or over an index built now from the records."""
-    from .paths import site_url
+    from ..paths import site_url
     if index_path is not None:
         return Engine(json.loads(Path(index_path).read_text(encoding="utf-8")), site_url())
-    from .match_index import build_index
-    from .records import load_records
+    from ..records.load import load_records
+    from .index import build_index
     return Engine(build_index(load_records(records_dir or paths.RECORDS)), site_url())
 
 

@@ -12,7 +12,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
-from . import paths
+from .. import paths
 
 LOCK = paths.ROOT / "urls.lock"
 HEADER = """\

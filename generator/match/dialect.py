@@ -1,8 +1,9 @@
-"""Signature patterns: the regex subset Python `re` and JavaScript `RegExp` read alike,
-and a lint that rejects quantifiers able to backtrack without bound.
+"""The signature pattern dialect: the regex subset Python `re` and JavaScript `RegExp` read alike,
+its parser, and the literals every match must contain (the scan's prefilter).
 
 Patterns run on raw log lines in two engines (the command line and the browser), so
-a pattern must mean the same thing in both, and must stay fast on hostile input.
+a pattern must mean the same thing in both. The lint in records/pattern_lint.py uses this
+parser to reject patterns outside the subset or able to backtrack without bound.
 """
 import functools
 import re
@@ -11,7 +12,6 @@ from dataclasses import dataclass, field
 # Escapes with the same meaning in both engines.
 CLASS_ESCAPES = set("dDwWsS")
 LETTER_ESCAPES = CLASS_ESCAPES | set("bBntr")
-PROBE_CHARS = [chr(c) for c in range(32, 127)] + ["\t"]
 UNBOUNDED = None
 
 
@@ -41,22 +41,7 @@ def compile_signature(pattern: str, ignore_case: bool = False) -> re.Pattern:
     return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
 
 
-def check(pattern: str) -> None:
-    """Raise PatternError if the pattern is outside the shared subset or can blow up."""
-    if not pattern.isascii():
-        raise PatternError("write patterns in ASCII: the engines fold case and classify other characters differently")
-    alternatives, end = _parse_alternatives(pattern, 0)
-    if end != len(pattern):
-        raise PatternError(f"unbalanced ')' at position {end}")
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise PatternError(f"does not compile in Python: {exc}") from None
-    for seq in alternatives:
-        _check_sequence(seq, inside_repeat=False)
-
-
-def _parse_alternatives(p, i):
+def parse(p, i):
     alternatives, seq = [], []
     while i < len(p):
         c = p[i]
@@ -99,7 +84,7 @@ def _parse_group(p, i):
     else:
         if p.startswith("?", i):
             raise PatternError(f"group syntax '(?{p[i+1:i+2]}' at position {start} is not read alike by Python and JavaScript")
-    alternatives, i = _parse_alternatives(p, i)
+    alternatives, i = parse(p, i)
     if i >= len(p):
         raise PatternError(f"unclosed '(' at position {start}")
     return Piece(p[start:i + 1], group=alternatives), i + 1
@@ -157,32 +142,6 @@ def _parse_quantifier(p, i, piece):
     return i
 
 
-def _check_sequence(seq, inside_repeat):
-    previous = None
-    for piece in seq:
-        if piece.source == "." and piece.unbounded:
-            raise PatternError("unbounded gap '.*' or '.+': bound it, as in '.{0,200}?'")
-        if piece.group:
-            if inside_repeat and piece.repeats:
-                raise PatternError(f"nested quantifier in {piece.source!r}: it can backtrack without bound")
-            for alt in piece.group:
-                _check_sequence(alt, inside_repeat or piece.repeats)
-        elif inside_repeat and piece.repeats:
-            raise PatternError(f"quantifier on {piece.source!r} inside a repeated group: it can backtrack without bound")
-        if previous is not None and piece.unbounded and previous.unbounded and _overlap(previous, piece):
-            raise PatternError(f"{previous.source!r} and {piece.source!r} repeat over the same characters side by side: "
-                               "it can backtrack without bound")
-        previous = piece if piece.min == 0 or piece.unbounded else None
-
-
-def _overlap(a: Piece, b: Piece) -> bool:
-    try:
-        ra, rb = re.compile(a.source), re.compile(b.source)
-    except re.error:
-        return True
-    return any(ra.fullmatch(ch) and rb.fullmatch(ch) for ch in PROBE_CHARS)
-
-
 @functools.lru_cache(maxsize=None)
 def required_literals(pattern: str) -> tuple[str, ...]:
     """Literals of which every match contains at least one ([] if none is worth looking for).
@@ -190,7 +149,7 @@ def required_literals(pattern: str) -> tuple[str, ...]:
     The matcher looks for them with a plain substring search before running the regex, so most
     lines never reach a regex engine. A top-level or group alternation gives one literal per branch.
     """
-    alternatives, _ = _parse_alternatives(pattern, 0)
+    alternatives, _ = parse(pattern, 0)
     found = _any_of(alternatives)
     return tuple(found) if found and min(map(len, found)) >= MIN_LITERAL else ()
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import yaml
 
-from . import paths
+from .. import paths
 
 DEVSET = paths.ROOT / "tests" / "devset"
 GPUALERT = paths.ROOT.parent / "shared" / "eval" / "gpualert-eval"

@@ -12,9 +12,10 @@ from pathlib import Path
 
 import jsonschema
 
-from . import cache, paths
-from .charts import chart_problems
-from .patterns import PatternError, check as check_pattern, compile_signature
+from .. import cache, paths
+from .figures import chart_problems
+from ..match.dialect import PatternError, compile_signature
+from .pattern_lint import check as check_pattern
 from .problems import Problem, RecordErrors, field_name
 from .yaml_lines import YamlProblem, load_with_lines
 

@@ -12,7 +12,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from . import timestamps
-from .patterns import compile_signature
+from .dialect import compile_signature
 
 MAX_LINE = 4096          # characters of a line that patterns see
 CHUNK = 1 << 20          # characters per chunk

@@ -10,10 +10,10 @@ from pathlib import Path
 
 from lunr.builder import Builder
 
-from . import cache
+from .. import cache
 from .hints import SPECIFIC_FRAMEWORKS
-from .patterns import compile_signature, required_literals
-from .records import Record
+from .dialect import compile_signature, required_literals
+from ..records.load import Record
 from .tokenize import tokenize
 
 FORMAT = 1
@@ -158,7 +158,7 @@ def _lunr_document(data: dict) -> dict:
 
 def _rules() -> dict:
     """The engine's tables, shared with the browser engine so both read one definition."""
-    from . import hints, matcher, scan, timestamps, tokenize as tok
+    from . import engine as matcher, hints, scan, timestamps, tokenize as tok
     return {
         "tokenizer": {"masks": tok.MASKS, "stop_words": sorted(tok.STOP_WORDS), "max_token": tok.MAX_TOKEN},
         "timestamps": {"forms": [[kind, rx.pattern] for kind, rx in timestamps.FORMS], "lead": timestamps.LEAD},

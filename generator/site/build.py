@@ -15,11 +15,12 @@ from pathlib import Path
 
 import yaml
 
-from . import paths, urllock
-from .catalog_outputs import write_catalog_outputs
-from .paths import site_url
-from .pages import write_docs
-from .records import load_records, load_schema
+from .. import paths
+from . import urllock
+from ..pages.catalog_outputs import write_catalog_outputs
+from ..paths import site_url
+from ..pages.write import write_docs
+from ..records.load import load_records, load_schema
 
 def generate(records_dir: Path, out: Path, lock: Path | None = None) -> Path:
     """Validate the records and write the docs folder and an mkdocs config into `out`."""
@@ -75,9 +76,9 @@ def _replace(site_dir: Path, built: Path) -> None:
 
 def _output_steps(lock):
     """Everything built from the records beside the reference pages, each step (records, docs)."""
-    from .budget import write_budget_page
-    from .match_index import write_index
-    from .pages import environment
-    return [lambda records, docs: write_catalog_outputs(records, docs, site_url(), lock),
+    from ..match.index import write_index
+    from ..pages.budget import write_budget_page
+    from ..pages.write import environment
+    return [lambda records, docs: write_catalog_outputs(records, docs, site_url(), urllock.locked_codes(lock)),
             lambda records, docs: write_index(records, docs / "assets" / "match" / "index.json"),
             lambda records, docs: write_budget_page(records, docs, environment())]
