@@ -5,10 +5,10 @@ PORT ?= 8000
 
 .PHONY: serve build test lint lock clean
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml setup.py
 	python3 -m venv $(VENV)
 	$(VENV)/bin/pip install --quiet --upgrade pip
-	$(VENV)/bin/pip install --quiet -e '.[test]'
+	$(VENV)/bin/pip install --quiet -e '.[site,test]'
 	touch $@
 
 build: $(VENV)/.installed

@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from lunr import lunr  # noqa: E402
 
 from relref.match.evaluation import GPUALERT, devset_cases, engine_answer, gpualert_cases, score  # noqa: E402
-from relref.match.cli import load_engine  # noqa: E402
+from relref.match import load_engine  # noqa: E402
 from relref.records.load import load_records  # noqa: E402
 
 

@@ -34,6 +34,10 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     try:
         return args.func(args)
+    except ModuleNotFoundError as exc:  # installed without the `site` extra: only `match` works
+        print(f"relref {args.command}: needs {exc.name}, which comes with the site extra: "
+              "pip install 'reliability-error-references[site]'", file=sys.stderr)
+        return 2
     except RecordErrors as errors:
         print(errors, file=sys.stderr)
         print(f"relref: {len(errors.problems)} problem(s); nothing was written", file=sys.stderr)

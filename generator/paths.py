@@ -13,6 +13,6 @@ BUILD = ROOT / "build"
 DEFAULT_SITE_URL = "http://127.0.0.1:8000/"
 
 
-def site_url() -> str:
+def site_url(default: str | None = None) -> str:
     """One setting: SITE_URL in the environment (mkdocs.yml reads the same variable)."""
-    return os.environ.get("SITE_URL", DEFAULT_SITE_URL)
+    return os.environ.get("SITE_URL", default or DEFAULT_SITE_URL)

@@ -7,7 +7,7 @@ import jsonschema
 import pytest
 
 from relref import paths
-from relref.match.cli import load_engine
+from relref.match import load_engine
 
 XID79 = "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus."
 WATCHDOG = ("[rank3]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective "

@@ -2,7 +2,7 @@
 import pytest
 
 from relref.match.evaluation import GPUALERT, devset_cases, engine_answer, gpualert_cases, score
-from relref.match.cli import load_engine
+from relref.match import load_engine
 
 
 @pytest.fixture(scope="module")

@@ -4,8 +4,7 @@ import json
 import sys
 from pathlib import Path
 
-from .. import paths
-from .engine import Engine
+from .load import load_engine
 
 READ_SIZE = 1 << 20
 EXIT_CONFIDENT, EXIT_NOT_CONFIDENT, EXIT_UNREADABLE = 0, 1, 2
@@ -18,19 +17,10 @@ def add_parser(sub) -> None:
     p.add_argument("--top", type=int, default=5)
     p.add_argument("--json", action="store_true", help="print one JSON object (schema/match-result.schema.json)")
     p.add_argument("--index", type=Path, help="a match index file (default: built from the repository's records)")
-    p.add_argument("--records", type=Path, default=paths.RECORDS,
-                   help="records to build the index from when --index is not given")
+    p.add_argument("--records", type=Path,
+                   help="records to build the index from when --index is not given "
+                        "(default: the checkout's references/, else the index installed with the package)")
     p.set_defaults(func=run)
-
-
-def load_engine(index_path: Path | None = None, records_dir: Path | None = None) -> Engine:
-    """The engine over an index file, or over an index built now from the records."""
-    from ..paths import site_url
-    if index_path is not None:
-        return Engine(json.loads(Path(index_path).read_text(encoding="utf-8")), site_url())
-    from ..records.load import load_records
-    from .index import build_index
-    return Engine(build_index(load_records(records_dir or paths.RECORDS)), site_url())
 
 
 def run(args) -> int:

@@ -5,7 +5,7 @@ the context fits each reference. A reference is `strong` only when a fresh line 
 the fault points at it, its framework shows, nothing conflicts, and no related candidate
 comes within STRONG_MARGIN points; downstream messages (an NCCL watchdog timeout) leave their
 candidates `possible`. The rules are documented on the site (docs/matching.md).
-Mirrored step for step by docs/assets/javascripts/match/engine.js.
+Twin: docs/assets/javascripts/match/engine.js (the same steps in the browser).
 """
 import math
 

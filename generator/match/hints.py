@@ -1,5 +1,5 @@
 """Context hints: frameworks, hardware, environment, scale and the staleness window,
-read from the user's context line and from the log itself. Mirrored in the browser engine."""
+read from the user's context line and from the log itself. Twin: docs/assets/javascripts/match/hints.js."""
 import re
 
 FRAMEWORKS = [

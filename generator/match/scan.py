@@ -5,7 +5,7 @@ substring search finds the lines holding its required literal; only those lines 
 the regex. Lines are capped in length before matching. The scan keeps a bounded
 sample: hit lines (first and last few per signature), informative lines from the
 first and last chunks for full-text relevance, and, from the stamps of hit lines and chunk
-ends, the newest time of each clock and the last reboot, for the staleness rules. Mirrored in the browser engine.
+ends, the newest time of each clock and the last reboot, for the staleness rules. Twin: docs/assets/javascripts/match/scan.js.
 """
 import re
 from collections import deque

@@ -1,7 +1,7 @@
 """Timestamps at the start of log lines, each read on its own clock.
 
 Stamps are compared only within one clock: kernel uptime with uptime, a stamp without
-a year or zone only with stamps of its own kind. Mirrored in the browser engine.
+a year or zone only with stamps of its own kind. Twin: docs/assets/javascripts/match/timestamps.js.
 Returns (clock, seconds) or None; seconds only need to be comparable within a clock.
 """
 import calendar

@@ -1,6 +1,6 @@
 """Normalisation and tokenising of log text for full-text relevance.
 
-Written once here and once in docs/assets/javascripts/match/engine.js; both must give
+Twin: docs/assets/javascripts/match/tokenize.js; both must give
 the same terms for the same text (tests/data/tokenizer-vectors.json holds shared cases).
 ASCII only: any other character separates tokens. Masking removes what varies between
 runs of the same failure (times, addresses, ids, numbers), so `[Rank 3]` and

@@ -2,7 +2,7 @@
 import pytest
 
 from relref.match.evaluation import devset_cases
-from relref.match.cli import load_engine
+from relref.match import load_engine
 
 from .conftest import match_in_page, open_match, wait_until
 

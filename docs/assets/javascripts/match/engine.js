@@ -1,10 +1,14 @@
-// The match engine in the browser: the same algorithm as generator/matcher.py, generator/scan.py,
-// generator/tokenize.py, generator/timestamps.py and generator/hints.py, over the same index. The
-// tables (masks, regexes, weights) come from the index, so both sides read one definition; only the
-// steps are written twice. Tests run the development set through both and compare the rankings.
-// Loaded by the Web Worker (importScripts) and by node (require) in the parity tests.
+// Twin of generator/match/engine.py: ranking references from what the scan found. The same
+// algorithm as the Python engine, over the same index; the tables (masks, regexes, weights) come
+// from the index, so both sides read one definition and only the steps are written twice. The
+// other steps are the twins tokenize.js, timestamps.js, hints.js and scan.js. Tests run the
+// development set through both engines and compare the rankings.
+// Loaded by the match worker (importScripts, after its twins) and by node (require).
 (function (root) {
   "use strict";
+  var node = typeof module === "object" && module.exports;
+  var M = node ? Object.assign({}, require("./tokenize.js"), require("./timestamps.js"), require("./hints.js"),
+                               require("./scan.js")) : root.RelrefMatch;
   var lunrLib = root.lunr || (typeof require === "function" ? require("../vendor/lunr-2.3.9.min.js") : null);
 
   function Engine(index, siteUrl) {
@@ -19,238 +23,19 @@
     });
     this.lunr = lunrLib.Index.load(index.lunr);
     this.vocabulary = new Set(Object.keys(index.lunr.invertedIndex.reduce(function (acc, e) { acc[e[0]] = 1; return acc; }, {})));
-    var tok = rules.tokenizer;
-    this.mask = new RegExp(tok.masks.map(function (m) { return "(?:" + m + ")"; }).join("|"), "g");
-    this.stopWords = new Set(tok.stop_words);
-    this.stampForms = rules.timestamps.forms.map(function (f) { return [f[0], new RegExp(f[1])]; });
+    this.tokenizer = new M.Tokenizer(rules.tokenizer);
+    this.stamps = new M.Stamps(rules.timestamps);
+    this.hints = new M.Hints(rules.hints);
     this.informative = new RegExp(rules.scan.informative, "i");
-    var h = rules.hints;
-    function table(t) { return t.map(function (e) { return [e[0], new RegExp(e[1])]; }); }
-    this.hintTables = { frameworks: table(h.frameworks), hardware: table(h.hardware), environments: table(h.environments) };
-    this.scaleRx = new RegExp(h.scale, "g");
-    this.negatedRx = new RegExp(h.negated, "g");
-    this.versionRx = new RegExp(h.version, "g");
-    this.windowRx = new RegExp(h.window);
-    this.replayedRx = new RegExp(h.replayed);
-    this.specific = new Set(h.specific_frameworks);
   }
+  Engine.prototype.tokenize = function (text) { return this.tokenizer.tokenize(text); };
+  Engine.prototype.parseStamp = function (line) { return this.stamps.parse(line); };
 
-  // ---- tokenize.py ----
-  Engine.prototype.normalise = function (text) {
-    return text.replace(/[^\x00-\x7f]/g, " ").replace(this.mask, " ");
-  };
-  Engine.prototype.tokenize = function (text) {
-    var out = [], max = this.rules.tokenizer.max_token, stop = this.stopWords;
-    this.normalise(text).toLowerCase().split(/[^a-z0-9_]+/).forEach(function (t) {
-      t = t.replace(/^_+|_+$/g, "");
-      if (t.length >= 2 && t.length <= max && !stop.has(t) && !/^[0-9]+$/.test(t)) out.push(t);
-    });
-    return out;
-  };
 
-  // ---- timestamps.py ----
-  var MONTHS = { Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12 };
-  function utc(y, mo, d, h, mi, s) { return Date.UTC(y, mo - 1, d, h, mi, s) / 1000; }
-  var READERS = {
-    iso: function (m) {
-      var y = +m[1], mo = +m[2], d = +m[3];
-      if (!(mo >= 1 && mo <= 12 && d >= 1 && d <= 31)) return null;
-      var seconds = utc(y, mo, d, +m[4], +m[5], +m[6]) + (m[7] ? parseFloat("0." + m[7]) : 0);
-      var zone = m[8];
-      if (zone === undefined) return ["iso-local", seconds];
-      if (zone !== "Z") {
-        var sign = zone[0] === "+" ? 1 : -1, digits = zone.slice(1).replace(":", "");
-        seconds -= sign * (parseInt(digits.slice(0, 2), 10) * 3600 + parseInt(digits.slice(2), 10) * 60);
-      }
-      return ["iso-utc", seconds];
-    },
-    "dmesg-T": function (m) { return ["dmesg-T", utc(+m[6], MONTHS[m[1]], +m[2], +m[3], +m[4], +m[5])]; },
-    uptime: function (m) { return ["uptime", parseInt(m[1], 10) + parseInt(m[2], 10) / 1e6]; },
-    syslog: function (m) { return ["syslog", ((MONTHS[m[1]] * 31 + +m[2]) * 24 + +m[3]) * 3600 + +m[4] * 60 + +m[5]]; },
-    glog: function (m) {
-      var mo = +m[1], d = +m[2];
-      if (!(mo >= 1 && mo <= 12 && d >= 1 && d <= 31)) return null;
-      return ["glog", ((mo * 31 + d) * 24 + +m[3]) * 3600 + +m[4] * 60 + +m[5] + (m[6] ? parseFloat("0." + m[6]) : 0)];
-    },
-  };
-  Engine.prototype.parseStamp = function (line) {
-    var lead = this.rules.timestamps.lead, head = line.slice(0, lead + 40), best = null;
-    for (var i = 0; i < this.stampForms.length; i++) {
-      var m = this.stampForms[i][1].exec(head);
-      if (m && m.index <= lead && (best === null || m.index < best[1].index)) best = [this.stampForms[i][0], m];
-    }
-    return best ? READERS[best[0]](best[1]) : null;
-  };
 
-  // ---- hints.py ----
-  Engine.prototype.readHints = function (text) {
-    text = text.toLowerCase().replace(this.negatedRx, " ");
-    var out = {};
-    for (var name in this.hintTables) {
-      out[name] = this.hintTables[name].filter(function (e) { return e[1].test(text); }).map(function (e) { return e[0]; }).sort();
-    }
-    var scales = [], m;
-    this.scaleRx.lastIndex = 0;
-    while ((m = this.scaleRx.exec(text)) !== null) scales.push(parseInt(m[1] || m[2], 10));
-    out.scale = scales.length ? Math.max.apply(null, scales) : null;
-    var versions = new Set();
-    this.versionRx.lastIndex = 0;
-    while ((m = this.versionRx.exec(text)) !== null) versions.add(m[1] + " " + m[2]);
-    out.versions = Array.from(versions).sort();
-    return out;
-  };
-  Engine.prototype.windowSeconds = function (context) {
-    var m = this.windowRx.exec(context.toLowerCase());
-    if (!m) return this.rules.hints.default_window;
-    return parseInt(m[1], 10) * { s: 1, m: 60, h: 3600, d: 86400 }[m[2][0]];
-  };
-
-  // ---- scan.py ----
-  function Scanner(engine) {
-    this.e = engine;
-    this.cfg = engine.rules.scan;
-    this.result = { hits: new Map(), counts: new Map(), informative: [], newest: {}, lastBoot: 0, lines: 0, chars: 0 };
-    this.lastUptime = null;
-    this.firstInformative = [];
-    this.lastChunk = null;
-    this.shortLines = [];
-    this.tails = new Map();
-  }
-  Scanner.prototype.feed = function (chunk) {
-    var r = this.result, first = r.lines + 1;
-    r.lines += countNewlines(chunk, 0, chunk.length) + 1;
-    r.chars += chunk.length;
-    if (r.lines <= this.cfg.short_paste) {
-      var self = this;
-      chunk.split("\n").forEach(function (l, i) { self.shortLines.push([first + i, l]); });
-    }
-    var stamps = this.scanSignatures(chunk, first).concat(this.stampTail(chunk, first));
-    this.noteStamps(stamps.sort(function (a, b) { return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[2] - b[2]); }));
-    if (this.lastChunk === null) this.firstInformative = this.informativeLines(chunk, first, false);
-    this.lastChunk = [chunk, first];
-  };
-  Scanner.prototype.finish = function () {
-    var r = this.result;
-    if (r.lines <= this.cfg.short_paste) r.informative = this.shortLines;
-    else if (this.lastChunk !== null) {
-      var merged = new Map();
-      this.firstInformative.concat(this.informativeLines(this.lastChunk[0], this.lastChunk[1], true))
-        .forEach(function (p) { merged.set(p[0], p[1]); });
-      r.informative = Array.from(merged.entries()).sort(function (a, b) { return a[0] - b[0]; });
-    }
-    this.tails.forEach(function (ht, index) {
-      var head = ht[0], last = head[head.length - 1].lineNo;
-      r.hits.set(index, head.concat(ht[1].filter(function (h) { return h.lineNo > last; })));
-    });
-    return r;
-  };
-  Scanner.prototype.scanSignatures = function (chunk, first) {
-    var lowered = null, found = new Map(), maxLine = this.cfg.max_line, sigs = this.e.signatures;
-    for (var index = 0; index < sigs.length; index++) {
-      var sig = sigs[index], hay = chunk;
-      if (sig.ignore_case) {
-        if (lowered === null) lowered = chunk.replace(/[A-Z]+/g, function (s) { return s.toLowerCase(); });
-        hay = lowered;
-      }
-      var literals = sig.literals.length ? sig.literals : [""];
-      for (var k = 0; k < literals.length; k++) {
-        var literal = literals[k], pos = literal ? hay.indexOf(literal) : 0;
-        while (pos !== -1 && pos < chunk.length) {
-          var start = pos === 0 ? 0 : chunk.lastIndexOf("\n", pos - 1) + 1;
-          var end = chunk.indexOf("\n", pos);
-          if (end === -1) end = chunk.length;
-          var key = start * 1048576 + index;  // unique while a chunk and the signatures stay under 2^20
-          if (!found.has(key)) {
-            var line = chunk.slice(start, Math.min(end, start + maxLine));
-            if (sig.regex.test(line)) found.set(key, [start, index, line]);
-          }
-          pos = literal ? (end + 1 > chunk.length ? -1 : hay.indexOf(literal, end + 1)) : (end < chunk.length ? end + 1 : -1);
-        }
-      }
-    }
-    var hits = Array.from(found.values()).sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
-    var lineNo = first, cursor = 0, stamps = [];
-    for (var i = 0; i < hits.length; i++) {
-      lineNo += countNewlines(chunk, cursor, hits[i][0]);
-      cursor = hits[i][0];
-      var hit = { lineNo: lineNo, text: hits[i][2], stamp: this.e.parseStamp(hits[i][2]) };
-      this.keepHit(hits[i][1], hit);
-      if (hit.stamp) stamps.push([lineNo, hit.stamp[0], hit.stamp[1]]);
-    }
-    return stamps;
-  };
-  Scanner.prototype.noteStamps = function (stamps) {
-    var r = this.result;
-    for (var i = 0; i < stamps.length; i++) {
-      var clock = stamps[i][1], seconds = stamps[i][2];
-      r.newest[clock] = r.newest[clock] === undefined ? seconds : Math.max(r.newest[clock], seconds);
-      if (clock === "uptime") {
-        if (this.lastUptime !== null && seconds < this.lastUptime - 1) r.lastBoot = stamps[i][0];
-        this.lastUptime = seconds;
-      }
-    }
-  };
-  Scanner.prototype.keepHit = function (index, hit) {
-    var r = this.result;
-    r.counts.set(index, (r.counts.get(index) || 0) + 1);
-    if (!this.tails.has(index)) this.tails.set(index, [[], []]);
-    var ht = this.tails.get(index), kept = this.cfg.hits_kept;
-    if (ht[0].length < kept) ht[0].push(hit);
-    else { ht[1].push(hit); if (ht[1].length > kept) ht[1].shift(); }
-  };
-  Scanner.prototype.stampTail = function (chunk, first) {
-    var maxLine = this.cfg.max_line, n = this.cfg.tail_stamps;
-    var text = chunk.length < 64 * maxLine ? chunk : chunk.slice(chunk.length - 64 * maxLine);
-    var lines = text.split("\n").slice(-n), lastNo = first + countNewlines(chunk, 0, chunk.length), stamps = [];
-    for (var offset = 0; offset < lines.length; offset++) {
-      var stamp = this.e.parseStamp(lines[offset].slice(0, maxLine));
-      if (stamp) stamps.push([lastNo - lines.length + 1 + offset, stamp[0], stamp[1]]);
-    }
-    return stamps;
-  };
-  Scanner.prototype.informativeLines = function (chunk, first, fromEnd) {
-    var lines = chunk.split("\n"), limit = this.cfg.informative_kept, maxLine = this.cfg.max_line;
-    var order = lines.map(function (l, i) { return [first + i, l]; });
-    if (fromEnd) order.reverse();
-    var kept = [], seen = new Set();
-    for (var i = 0; i < order.length; i++) {
-      var line = order[i][1].slice(0, maxLine);
-      if (this.e.informative.test(line) && !seen.has(line)) {
-        seen.add(line);
-        kept.push([order[i][0], line]);
-        if (kept.length >= limit) break;
-      }
-    }
-    return kept;
-  };
-  function countNewlines(s, from, to) {
-    var n = 0, i = s.indexOf("\n", from);
-    while (i !== -1 && i < to) { n++; i = s.indexOf("\n", i + 1); }
-    return n;
-  }
-
-  // Chunks that end on line boundaries (scan.chunks): text pieces in, chunks out.
-  function Chunker(size) { this.size = size; this.carry = ""; }
-  Chunker.prototype.push = function (piece, out) {
-    this.carry += piece;
-    while (this.carry.length >= this.size) {
-      var cut = this.carry.lastIndexOf("\n", this.size - 1);
-      if (cut === -1) cut = this.size;
-      out.push(this.carry.slice(0, cut).replace(/\r/g, ""));
-      this.carry = this.carry.charAt(cut) === "\n" ? this.carry.slice(cut + 1) : this.carry.slice(cut);
-    }
-  };
-  Chunker.prototype.end = function (out) {
-    var carry = this.carry;
-    if (carry.charAt(carry.length - 1) === "\n") carry = carry.slice(0, -1);
-    if (carry) out.push(carry.replace(/\r/g, ""));
-    this.carry = "";
-  };
-
-  // ---- matcher.py ----
-  Engine.prototype.scanner = function () { return new Scanner(this); };
+  Engine.prototype.scanner = function () { return new M.Scanner(this); };
   Engine.prototype.match = function (text, context, top) {
-    var scanner = this.scanner(), chunker = new Chunker(this.rules.scan.chunk), chunks = [];
+    var scanner = this.scanner(), chunker = new M.Chunker(this.rules.scan.chunk), chunks = [];
     chunker.push(text, chunks);
     chunker.end(chunks);
     chunks.forEach(function (c) { scanner.feed(c); });
@@ -258,9 +43,9 @@
   };
   Engine.prototype.rank = function (scan, context, top) {
     var self = this, warnings = [], rank = this.rules.rank;
-    var stale = this.staleHits(scan, this.windowSeconds(context), this.replayedRx.test(context.toLowerCase()), warnings);
+    var stale = this.staleHits(scan, this.hints.windowSeconds(context), this.hints.saysReplayed(context), warnings);
     var sample = scan.informative.map(function (p) { return p[1]; }).join("\n");
-    var hints = mergeHints(this.readHints(context), this.readHints(sample));
+    var hints = mergeHints(this.hints.read(context), this.hints.read(sample));
     var ft = this.fullText(sample + "\n" + context), textScores = ft[0], terms = ft[1];
     var candidates = new Map();
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
@@ -333,7 +118,7 @@
     });
   };
   Engine.prototype.contextFit = function (ref, hints) {
-    var fits = [], conflicts = [], unsupported = [], specificSet = this.specific;
+    var fits = [], conflicts = [], unsupported = [], specificSet = this.hints.specific;
     var specific = ref.specific_frameworks, seen = hints.frameworks.filter(function (f) { return specificSet.has(f); });
     var both = specific.filter(function (f) { return seen.indexOf(f) !== -1; }).sort();
     if (specific.length && !both.length) {
@@ -417,7 +202,8 @@
   }
   function round(x, digits) { var f = Math.pow(10, digits); return Math.floor(x * f + 0.5) / f; }
 
-  var api = { Engine: Engine, Chunker: Chunker };
+
+  var api = { Engine: Engine, Chunker: M.Chunker };
   if (typeof module === "object" && module.exports) module.exports = api;
-  else root.RelrefMatch = api;
+  else Object.assign(root.RelrefMatch = root.RelrefMatch || {}, api);
 })(typeof self !== "undefined" ? self : this);

@@ -1,7 +1,7 @@
 // The match worker: all matching happens here, off the page's main thread. It loads the match
 // index once, reads pasted text or a dropped file in pieces, reports progress, and answers with the
 // same result object as `relref match --json`. It makes no request but the index.
-importScripts("../vendor/lunr-2.3.9.min.js", "engine.js");
+importScripts("../vendor/lunr-2.3.9.min.js", "tokenize.js", "timestamps.js", "hints.js", "scan.js", "engine.js");
 
 var CAP = 64 * 1024 * 1024;   // characters matched at most: above it, the last CAP are matched
 var PIECE = 1024 * 1024;
