@@ -1,8 +1,12 @@
-"""Matching quality on the development set and the gpualert-eval corpus, beside a baseline:
-lunr full-text search over the same references with the paste as the query (what a site's
-plain search gives). Prints one row per engine and set.
+"""Matching quality, beside a baseline: lunr full-text search over the same references with the
+paste as the query (what a site's plain search gives).
 
-    .venv/bin/python bench/match_quality.py [--misses]
+    .venv/bin/python bench/match_quality.py [--split dev|test|gpualert|all] [--misses]
+
+The test split is printed as aggregate counts only ("strong: 51 right of 52"): no per-case rows and
+no misses, so that nobody tunes on it. Its frozen row is always over the cases of the freezing
+commit that nobody has studied since; studied cases are reported on their own row (moved out), and
+cases added later on a top-up row. `--misses` lists misses of the development set only.
 """
 import argparse
 import sys
@@ -12,8 +16,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from lunr import lunr  # noqa: E402
 
-from relref.match.evaluation import GPUALERT, devset_cases, engine_answer, gpualert_cases, score  # noqa: E402
 from relref.match import load_engine  # noqa: E402
+from relref.match.evaluation import (GPUALERT, SHAPES, Answer, devset_cases, engine_answer, evaluate,  # noqa: E402
+                                     gpualert_cases, hard_negatives, testsplit_cases)
 from relref.records.load import load_records  # noqa: E402
 
 
@@ -30,29 +35,56 @@ def plain_search_answer(records):
             word = "".join(ch for ch in word if ch.isalnum())
             if word:
                 query.term(word, use_pipeline=True)
-        return [r["ref"] for r in index.query(query)], False
+        return Answer([r["ref"] for r in index.query(query)], False)
     return answer
+
+
+def print_set(name, cases, engine, baseline, known_refs, detail: bool, misses: bool) -> None:
+    hard = hard_negatives(cases, engine)
+    groups = [("all", cases)]
+    planned = [c for c in cases if c.accept and c.accept[0] not in known_refs]
+    if planned:
+        groups += [("catalog references", [c for c in cases if c not in planned]), ("planned references", planned)]
+    print(f"\n## {name}: {len(cases)} cases")
+    for label, group in groups:
+        for engine_name, answer in (("relref", engine_answer(engine)), ("lunr search", baseline)):
+            e = evaluate(group, answer, hard)
+            t = e["tallies"]
+            print(f"{label} / {engine_name}: top-1 {t['top1']}; top-3 {t['top3']}; strong right {t['strong']}; "
+                  f"confident and right {t['confident_right']}; negatives not confident {t['negatives']} "
+                  f"(hard {t['hard_negatives']}, easy {t['easy_negatives']}); first cause right {t['first_cause']}; "
+                  f"further reading found {t['further_reading']}; both failures named {t['two_failure']}; "
+                  f"mean accept size {e['mean_accept']:.2f}")
+            if engine_name == "relref" and label == "all" and detail:
+                for shape in SHAPES:
+                    s = e["shapes"][shape]
+                    print(f"  shape {shape}: top-1 {s['top1']}; top-3 {s['top3']}; negatives not confident {s['negatives']}")
+                print("  per reference (first accepted id): cases, top-1, strong right when named first")
+                for ref in sorted(e["per_ref"]):
+                    row = e["per_ref"][ref]
+                    print(f"    {ref}: top-1 {row['top1']}; strong {row['strong']}")
+            if misses and engine_name == "relref" and label == "all":
+                for case_id, accept, got, sure in e["misses"]:
+                    print(f"    miss {case_id}: accept {accept} got {got}{' (confident)' if sure else ''}")
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--misses", action="store_true", help="list the cases each set gets wrong")
+    parser.add_argument("--split", choices=("dev", "test", "gpualert", "all"), default="all")
+    parser.add_argument("--misses", action="store_true", help="list the development set's misses")
     args = parser.parse_args()
     engine, records = load_engine(), load_records()
-    sets = [("development set", devset_cases())]
-    if GPUALERT.is_dir():
-        sets.append(("gpualert-eval", gpualert_cases()))
-    print(f"{'set':16} {'engine':12} {'pos':>4} {'neg':>4} {'top1':>6} {'top3':>6} {'neg ok':>7} "
-          f"{'strong prec':>11} {'conf right':>10}")
-    for name, cases in sets:
-        for label, answer in (("relref", engine_answer(engine)), ("lunr search", plain_search_answer(records))):
-            f = score(cases, answer)
-            precision = f"{f['strong_precision']:.3f}" if f["confident"] else "n/a"  # never confident
-            print(f"{name:16} {label:12} {f['positives']:>4} {f['negatives']:>4} {f['top1']:>6.3f} {f['top3']:>6.3f} "
-                  f"{f['negatives_not_confident']:>7.3f} {precision:>11} {f['confident_right']:>10.3f}")
-            if args.misses and label == "relref":
-                for case_id, accept, got, sure in f["misses"]:
-                    print(f"    miss {case_id}: accept {accept[:3]} got {got}{' (confident)' if sure else ''}")
+    known = {r.id for r in records}
+    baseline = plain_search_answer(records)
+    if args.split in ("dev", "all"):
+        print_set("development set", devset_cases(), engine, baseline, known, True, args.misses)
+    if args.split in ("test", "all"):
+        for part in ("frozen", "moved-out", "topup"):
+            cases = testsplit_cases(part)
+            if cases or part == "frozen":
+                print_set(f"test split, {part}", cases, engine, baseline, known, True, False)
+    if args.split in ("gpualert", "all") and GPUALERT.is_dir():
+        print_set("gpualert-eval", gpualert_cases(), engine, baseline, known, False, args.misses)
     return 0
 
 

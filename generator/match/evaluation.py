@@ -1,16 +1,30 @@
-"""Scoring matching against labelled cases: the development set in tests/devset/ and the
-third-party gpualert-eval corpus. Used by the quality tests and by bench/match_quality.py."""
+"""Scoring matching against labelled cases: the development set (tests/devset/), the frozen test
+split (tests/testsplit/) and the third-party gpualert-eval corpus. Used by the quality tests and by
+bench/match_quality.py, which prints the test split only as aggregate counts.
+
+A case's `accept` lists at most two references, the first being the answer its thread reaches;
+`cause` is that reference's cause. Cases whose only fitting references are field reports or
+practices are scored on their own row (further reading), never on top-1.
+"""
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
 
 from .. import paths
+from .engine import TEXT_FLOOR
 
 DEVSET = paths.ROOT / "tests" / "devset"
+TESTSPLIT = paths.ROOT / "tests" / "testsplit"
+FROZEN = TESTSPLIT / "frozen.yaml"
+MOVED_OUT = TESTSPLIT / "moved-out.yaml"
+TOPUP = TESTSPLIT / "topup.yaml"
+CASE_SCHEMA = paths.ROOT / "schema" / "case.schema.json"
 GPUALERT = paths.ROOT.parent / "shared" / "eval" / "gpualert-eval"
 CATALOG_IDS = paths.ROOT / "tests" / "data" / "catalog-ids.tsv"
+SHAPES = ("short", "long", "chained", "two-failure")
 
 
 @dataclass
@@ -20,15 +34,65 @@ class Case:
     accept: list | None   # None: not scored for top-k (either non-confident answer is right)
     context: str = ""
     source: str = ""
+    sources: list = field(default_factory=list)
+    cause: str | None = None
+    shapes: tuple = ("short",)
+    further_reading: bool = False
+    second: dict | None = None
+    unscored: str | None = None
+
+    @property
+    def negative(self) -> bool:
+        return self.accept == []
+
+    @property
+    def threads(self) -> set:
+        return {thread_key(u) for u in [self.source, *self.sources] if u}
+
+
+def thread_key(url: str) -> str:
+    """One key per discussion: an issue and its comments, a pull request (numbered with issues),
+    a forum topic, or a file; scheme, www., query and fragment dropped."""
+    url = url.split("#")[0].rstrip(".,;:)")
+    m = re.match(r"https?://github\.com/([^/]+)/([^/]+)/(issues|pull|discussions)/(\d+)", url)
+    if m:
+        kind = "discussions" if m[3] == "discussions" else "issues"
+        return f"github.com/{m[1].lower()}/{m[2].lower()}/{kind}/{m[4]}"
+    m = re.match(r"https?://discuss\.pytorch\.org/t/([^/]+)(?:/(\d+))?", url)
+    if m:
+        return f"discuss.pytorch.org/t/{m[2] or m[1]}"
+    return re.sub(r"^https?://(www\.)?", "", url).split("?")[0].rstrip("/").lower()
+
+
+def read_cases(file: Path) -> list[Case]:
+    out = []
+    for item in yaml.safe_load(Path(file).read_text(encoding="utf-8")) or []:
+        shape = item.get("shape", "short")
+        out.append(Case(item["id"], item["text"], list(item["accept"]), item.get("context") or "",
+                        item.get("source", ""), list(item.get("sources", [])), item.get("cause"),
+                        tuple(shape if isinstance(shape, list) else [shape]), bool(item.get("further_reading")),
+                        item.get("second"), item.get("unscored")))
+    return out
 
 
 def devset_cases() -> list[Case]:
-    cases = []
-    for file in sorted(DEVSET.glob("*.yaml")):
-        for item in yaml.safe_load(file.read_text(encoding="utf-8")) or []:
-            cases.append(Case(item["id"], item["text"], list(item["accept"]), item.get("context") or "",
-                              item.get("source", "")))
-    return cases
+    return [c for file in sorted(DEVSET.glob("*.yaml")) for c in read_cases(file)]
+
+
+def moved_out() -> dict:
+    """{case id: reason} for test-split cases that were looked at while changing the engine."""
+    if not MOVED_OUT.exists():
+        return {}
+    return {item["id"]: item["reason"] for item in yaml.safe_load(MOVED_OUT.read_text(encoding="utf-8")) or []}
+
+
+def testsplit_cases(part: str = "frozen") -> list[Case]:
+    """`frozen`: the cases of the freezing commit still unseen; `moved-out`: those studied since;
+    `topup`: cases added after the freeze."""
+    if part == "topup":
+        return read_cases(TOPUP) if TOPUP.exists() else []
+    frozen, out = read_cases(FROZEN) if FROZEN.exists() else [], moved_out()
+    return [c for c in frozen if (c.id in out) == (part == "moved-out")]
 
 
 def gpualert_cases(root: Path = GPUALERT) -> list[Case]:
@@ -46,38 +110,122 @@ def gpualert_cases(root: Path = GPUALERT) -> list[Case]:
     return cases
 
 
-def score(cases: list[Case], answer) -> dict:
-    """`answer(case)` returns (ranked ids, confident). Returns the floors' figures."""
-    pos = top1 = top3 = confident_right = neg = neg_clear = confident = confident_ok = 0
-    misses = []
-    for case in cases:
-        ids, sure = answer(case)
-        right_top1 = bool(case.accept) and bool(ids) and ids[0] in case.accept
-        if sure:
-            confident += 1
-            confident_ok += right_top1
-        if case.accept is None:
-            continue
-        if case.accept:
-            pos += 1
-            top1 += right_top1
-            top3 += any(i in case.accept for i in ids[:3])
-            confident_right += sure and right_top1
-            if not right_top1:
-                misses.append((case.id, case.accept, ids[:3], sure))
-        else:
-            neg += 1
-            neg_clear += not sure
-            if sure:
-                misses.append((case.id, [], ids[:1], sure))
-    ratio = lambda a, b: a / b if b else 1.0
-    return {"positives": pos, "negatives": neg, "top1": ratio(top1, pos), "top3": ratio(top3, pos),
-            "negatives_not_confident": ratio(neg_clear, neg), "strong_precision": ratio(confident_ok, confident),
-            "confident_right": ratio(confident_right, pos), "confident": confident, "misses": misses}
+@dataclass
+class Answer:
+    ids: list                 # candidates, ranked
+    confident: bool
+    further: list = field(default_factory=list)   # further reading (field reports, practices)
+    cause: str | None = None  # the first cause of the first candidate
+    found: set = field(default_factory=set)       # references named by any finding
 
 
 def engine_answer(engine):
-    def answer(case: Case):
-        result = engine.match(case.text, context=case.context, top=5)
-        return [m["id"] for m in result["matches"]], result["confident"]
+    def answer(case: Case) -> Answer:
+        return answer_from_result(engine.match(case.text, context=case.context, top=5))
     return answer
+
+
+def answer_from_result(result: dict) -> Answer:
+    matches = result["matches"]
+    causes = matches[0].get("causes", []) if matches else []
+    found = {m["id"] for f in result.get("findings", []) for m in f.get("matches", [])[:1]}
+    return Answer([m["id"] for m in matches], bool(result["confident"]),
+                  [m["id"] for m in result.get("further_reading", [])], causes[0]["id"] if causes else None, found)
+
+
+class Tally:
+    """A right-of-total count, printed as 'right of total (ratio)'."""
+
+    def __init__(self):
+        self.right = self.total = 0
+
+    def add(self, ok: bool) -> None:
+        self.total += 1
+        self.right += bool(ok)
+
+    @property
+    def ratio(self) -> float:
+        return self.right / self.total if self.total else 1.0
+
+    def __str__(self) -> str:
+        return f"{self.right} of {self.total}" + (f" ({self.ratio:.3f})" if self.total else "")
+
+
+def evaluate(cases: list[Case], answer, hard: set | None = None) -> dict:
+    """Every figure the floors and the benchmark report, as Tallies; `hard` names hard negatives."""
+    t = {k: Tally() for k in ("top1", "top3", "strong", "confident_right", "negatives", "hard_negatives",
+                              "easy_negatives", "first_cause", "further_reading", "two_failure")}
+    shapes = {s: {"top1": Tally(), "top3": Tally(), "negatives": Tally()} for s in SHAPES}
+    per_ref: dict = {}
+    misses, accept_sizes = [], []
+    for case in cases:
+        if case.unscored:
+            continue
+        got = answer(case)
+        top1 = bool(case.accept) and bool(got.ids) and got.ids[0] in case.accept
+        if got.confident:
+            t["strong"].add(top1 and not case.further_reading)
+            if got.ids:
+                per_ref.setdefault(got.ids[0], _ref_row())["strong"].add(top1)
+        if case.accept is None:
+            continue
+        if case.negative:
+            t["negatives"].add(not got.confident)
+            if hard is not None:
+                t["hard_negatives" if case.id in hard else "easy_negatives"].add(not got.confident)
+            for s in case.shapes:
+                shapes[s]["negatives"].add(not got.confident)
+            if got.confident:
+                misses.append((case.id, [], got.ids[:1], True))
+            continue
+        accept_sizes.append(len(case.accept))
+        if case.further_reading:
+            t["further_reading"].add(bool(set(case.accept) & set(got.further + got.ids[:3])))
+            continue
+        in3 = any(i in case.accept for i in got.ids[:3])
+        t["top1"].add(top1)
+        t["top3"].add(in3)
+        t["confident_right"].add(got.confident and top1)
+        if case.cause:
+            t["first_cause"].add(top1 and got.cause == case.cause)
+        if case.second:
+            named = set(got.ids[:3]) | got.found
+            t["two_failure"].add(case.accept[0] in named and case.second["ref"] in named)
+        for s in case.shapes:
+            shapes[s]["top1"].add(top1)
+            shapes[s]["top3"].add(in3)
+        per_ref.setdefault(case.accept[0], _ref_row())["top1"].add(top1)
+        if not top1:
+            misses.append((case.id, case.accept, got.ids[:3], got.confident))
+    return {"tallies": t, "shapes": shapes, "per_ref": per_ref, "misses": misses,
+            "mean_accept": sum(accept_sizes) / len(accept_sizes) if accept_sizes else 0.0}
+
+
+def _ref_row() -> dict:
+    return {"top1": Tally(), "strong": Tally()}
+
+
+def score(cases: list[Case], answer) -> dict:
+    """The floors' figures as ratios (the quality tests' view of evaluate)."""
+    e = evaluate(cases, answer)
+    t = e["tallies"]
+    return {"positives": t["top1"].total, "negatives": t["negatives"].total, "top1": t["top1"].ratio,
+            "top3": t["top3"].ratio, "negatives_not_confident": t["negatives"].ratio,
+            "strong_precision": t["strong"].ratio, "confident_right": t["confident_right"].ratio,
+            "first_cause": t["first_cause"].ratio, "confident": t["strong"].total, "misses": e["misses"]}
+
+
+def hard_negatives(cases: list[Case], engine) -> set:
+    """Negatives with a line holding a signature's required literal, or whose words alone would
+    list a reference (full-text relevance at or above the engine's text floor)."""
+    literals = [(lit, sig["ignore_case"]) for sig in engine.signatures for lit in sig["literals"]]
+    hard = set()
+    for case in cases:
+        if not case.negative:
+            continue
+        lowered = case.text.lower()
+        if any(lit in (lowered if ignore_case else case.text) for lit, ignore_case in literals):
+            hard.add(case.id)
+        elif any(s >= TEXT_FLOOR for s in engine._full_text(case.text + "\n" + case.context)[0].values()):
+            hard.add(case.id)
+    return hard
