@@ -71,8 +71,6 @@ def test_test_split_shares_no_thread_with_records_or_the_development_set():
 
 
 def test_moved_out_cases_are_frozen_cases_with_a_reason():
-    if not MOVED_OUT.exists():
-        return
     frozen = {c.id for c in read_cases(FROZEN)}
     for item in yaml.safe_load(MOVED_OUT.read_text(encoding="utf-8")) or []:
         assert item["id"] in frozen and item["reason"].strip()
