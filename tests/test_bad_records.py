@@ -50,6 +50,12 @@ CASES = [
     ("id-not-file-name", ERROR, "id: fixture-error", "id: fixture-other", "id", "id: fixture-other", "does not match the file name"),
     ("symptom-signature-as-cause", "fixture-symptom.yaml", "    role: symptom", "    role: cause", "signatures[0].role",
      "role: cause", "prints nothing of its own"),
+    ("signature-unknown-cause", ERROR, "    role: symptom\n    overlaps", "    role: symptom\n    causes: [lost-gpu, no-such-cause]\n    overlaps",
+     "signatures[0].causes[1]", "causes: [lost-gpu, no-such-cause]", "no cause with id 'no-such-cause'"),
+    ("unless-matches-example", ERROR, "    role: symptom\n    overlaps", "    role: symptom\n    unless: 'OpType=ALLREDUCE'\n    overlaps",
+     "signatures[0].unless", "unless: 'OpType=ALLREDUCE'", "matches the signature's own example"),
+    ("unless-lint", ERROR, "    role: symptom\n    overlaps", "    role: symptom\n    unless: 'Op.*RED'\n    overlaps",
+     "signatures[0].unless", "unless: 'Op.*RED'", "unbounded gap"),
 ]
 
 

@@ -152,17 +152,22 @@ def _record_checks(record: Record, name: str) -> list[Problem]:
             if item["id"] in seen:
                 add([section, i, "id"], f"duplicate id {item['id']!r} in {section}")
             seen.add(item["id"])
+    cause_ids = {c["id"] for c in data["causes"]}
     for i, sig in enumerate(data["signatures"]):
-        try:
-            check_pattern(sig["pattern"])
-        except PatternError as exc:
-            add(["signatures", i, "pattern"], str(exc))
+        for j, cause_id in enumerate(sig.get("causes", [])):
+            if cause_id not in cause_ids:
+                add(["signatures", i, "causes", j], f"no cause with id {cause_id!r} in this record")
+        linted = [_lint(sig, key) for key in ("pattern", "unless") if key in sig]
+        for key, error in filter(None, linted):
+            add(["signatures", i, key], error)
+        if any(linted):
             continue
         if not compile_signature(sig["pattern"], sig.get("ignore_case", False)).search(sig["example"]):
             add(["signatures", i, "pattern"], "does not match its own example")
+        elif "unless" in sig and compile_signature(sig["unless"], sig.get("ignore_case", False)).search(sig["example"]):
+            add(["signatures", i, "unless"], "matches the signature's own example, so the example would not match")
         if data["kind"] != "error" and sig["role"] != "symptom":
             add(["signatures", i, "role"], f"a {data['kind']} reference prints nothing of its own: its signatures are symptoms")
-    causes = {c["id"] for c in data["causes"]}
     checks = {e["id"] for e in data["evidence"]}
     for i, cause in enumerate(data["causes"]):
         for j, check_id in enumerate(cause["checks"]):
@@ -171,7 +176,7 @@ def _record_checks(record: Record, name: str) -> list[Problem]:
     for i, check in enumerate(data["evidence"]):
         for key in ("confirms", "rules_out"):
             for j, cause_id in enumerate(check.get(key, [])):
-                if cause_id not in causes:
+                if cause_id not in cause_ids:
                     add(["evidence", i, key, j], f"no cause with id {cause_id!r}")
     for path, message in chart_problems(data.get("figures", [])):
         add(path, message)
@@ -182,6 +187,15 @@ def _record_checks(record: Record, name: str) -> list[Problem]:
     if data.get("status") == "retired" and "successor" not in data:
         add(["successor"], "a retired reference must name its successor")
     return problems
+
+
+def _lint(sig: dict, key: str):
+    """(key, message) when the signature's pattern or unless-pattern fails the lint."""
+    try:
+        check_pattern(sig[key])
+    except PatternError as exc:
+        return key, str(exc)
+    return None
 
 
 def _cited_urls(value, path=()):
