@@ -26,6 +26,9 @@ def main(argv=None) -> int:
     lock.add_argument("--site-dir", type=Path, default=paths.ROOT / "site")
     _add_lock_options(lock)
     lock.set_defaults(func=_lock)
+    migrate = sub.add_parser("migrate", help="rewrite records of an earlier format version to the current one, in place")
+    migrate.add_argument("--records", type=Path, default=paths.RECORDS)
+    migrate.set_defaults(func=_migrate)
     new = sub.add_parser("new", help="scaffold a record from a catalog title")
     new.add_argument("title")
     new.add_argument("--records", type=Path, default=paths.RECORDS)
@@ -65,6 +68,15 @@ def _lock(args) -> int:
 def _add_lock_options(parser) -> None:
     from .site.urllock import LOCK
     parser.add_argument("--lock", type=Path, default=LOCK, help="the URL lock file (default: urls.lock)")
+
+
+def _migrate(args) -> int:
+    from .records.migrate import migrate_folder
+    notes = migrate_folder(args.records)
+    for note in notes:
+        print(note)
+    print(f"relref: {len(notes)} change(s); run relref lint")
+    return 0
 
 
 def _new(args) -> int:

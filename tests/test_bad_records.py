@@ -16,7 +16,7 @@ def line_of(text: str, needle: str) -> int:
 CASES = [
     ("yaml-syntax", ERROR, "kind: error", "kind: [error", "(yaml)", "category: communication", "YAML syntax"),
     ("missing-field", ERROR, "summary: A test record that exercises every section of a reference page, with invented content.\n", "",
-     "summary", "schema_version: 1", "missing required field"),
+     "summary", "schema_version: 2", "missing required field"),
     ("unknown-field", ERROR, "kind: error", "kind: error\nseverity: high", "severity", "severity: high", "unknown field"),
     ("wrong-type", ERROR, 'title: "Fixture: a collective times out"', "title: 42", "title", "title: 42", "not of type 'string'"),
     ("bad-enum", ERROR, "category: communication", "category: networking", "category", "category: networking", "not one of"),

@@ -16,7 +16,7 @@ FILLED = {
     "printed_by: TODO software and version": "printed_by: Linux kernel",
     "seen_at: TODO https://where-you-saw-it": "seen_at: https://example.org/a",
     "role: TODO": "role: cause", "description: TODO what goes wrong": "description: The job needed more memory.",
-    "likelihood: TODO": "likelihood: unknown", "title: TODO what the check is": "title: Read the kernel journal",
+    "title: TODO what the check is": "title: Read the kernel journal",
     "command: TODO a concrete command": "command: journalctl -k | grep -i oom",
     "how_to_read: TODO what the output confirms or rules out": "how_to_read: A kill line at the crash time confirms it.",
     "source: TODO https://where-this-is-documented": "source: https://example.org/a",

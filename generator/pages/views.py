@@ -50,13 +50,16 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, site_url:
         "signatures": [dict(s, cite=cite(s["seen_at"]), overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])])
                        for s in data["signatures"]],
         "causes": [dict(c, heading=_heading(c), cite=cite(c.get("source")),
+                        likelihood_cite=cite(c.get("likelihood_source")),
                         checks=[{"id": k, "title": checks[k]["title"]} for k in c["checks"]])
                    for c in data["causes"]],
+        "causes_ranked": any("likelihood" in c for c in data["causes"]),
         "evidence": [dict(e, cite=cite(e.get("source")),
                           confirms=[_cause_link(k, causes) for k in e.get("confirms", [])],
                           rules_out=[_cause_link(k, causes) for k in e.get("rules_out", [])])
                      for e in data["evidence"]],
-        "mitigations": [dict(m, cite=cite(m.get("source"))) for m in data["mitigations"]],
+        "mitigations": [dict(m, cite=cite(m.get("source")),
+                             fix_cite=cite(m.get("fixed_in", {}).get("fix_url"))) for m in data["mitigations"]],
         "look_alikes": [dict(a, link=_ref_link(a.get("ref"), by_id)) for a in data.get("look_alikes", [])],
         "discrepancies": [dict(d, cite=cite(d.get("source"))) for d in data.get("discrepancies", [])],
         "figures": [dict(f, cite=cite(f["source"])) for f in data.get("figures", [])],

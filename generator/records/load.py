@@ -19,7 +19,7 @@ from .pattern_lint import check as check_pattern
 from .problems import Problem, RecordErrors, field_name
 from .yaml_lines import YamlProblem, load_with_lines
 
-URL_FIELDS = ("seen_at", "source")
+URL_FIELDS = ("seen_at", "source", "likelihood_source", "fix_url")
 
 
 @dataclass
