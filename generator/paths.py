@@ -5,6 +5,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = ROOT / "references"
 SCHEMA = ROOT / "schema" / "reference.schema.json"
+CODES = ROOT / "codes"
+CODES_SCHEMA = ROOT / "schema" / "codes.schema.json"
+PLANNED_REFERENCES = ROOT / "tests" / "data" / "planned-references.yaml"
 TEMPLATES = ROOT / "templates"
 DOCS_STATIC = ROOT / "docs"
 MKDOCS_YML = ROOT / "mkdocs.yml"
