@@ -1,13 +1,17 @@
-"""The signature pattern dialect: the regex subset Python `re` and JavaScript `RegExp` read alike,
-its parser, and the literals every match must contain (the scan's prefilter).
+"""The one regex dialect of both engines: RE2, which matches in time linear in the input, so no
+pattern and no pasted text can make matching hang. Python uses google-re2 and the browser re2js
+(same syntax, no look-around, no back-references); a line matches a signature when its `pattern`
+matches and its `unless` pattern does not.
 
-Patterns run on raw log lines in two engines (the command line and the browser), so
-a pattern must mean the same thing in both. The lint in records/pattern_lint.py uses this
-parser to reject patterns outside the subset or able to backtrack without bound.
+This module also parses patterns (to find the literals every match must contain, the scan's
+prefilter), and the lint in records/pattern_lint.py uses that parser. Python's own `re` is used
+here only to read pattern text, never on pasted text.
 """
 import functools
 import re
 from dataclasses import dataclass, field
+
+import re2
 
 # Escapes with the same meaning in both engines.
 CLASS_ESCAPES = set("dDwWsS")
@@ -36,9 +40,31 @@ class Piece:
         return self.max is UNBOUNDED
 
 
-def compile_signature(pattern: str, ignore_case: bool = False) -> re.Pattern:
-    """Compile as JavaScript reads it: \\d, \\w and \\b are ASCII-only there, so they are here too."""
-    return re.compile(pattern, re.ASCII | (re.IGNORECASE if ignore_case else 0))
+def compile_rule(pattern: str, ignore_case: bool = False):
+    """An RE2 regex that never matches across a line end (\\d, \\s, \\w and \\b are ASCII)."""
+    options = re2.Options()
+    options.case_sensitive = not ignore_case
+    options.never_nl = True
+    options.log_errors = False
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        raise PatternError(f"does not compile in RE2: {exc}") from None
+
+
+class Signature:
+    """A signature's test of one line: `pattern` matches and `unless` (if any) does not."""
+
+    def __init__(self, pattern: str, ignore_case: bool = False, unless: str | None = None):
+        self.regex = compile_rule(pattern, ignore_case)
+        self.unless = compile_rule(unless, ignore_case) if unless else None
+
+    def search(self, line) -> bool:
+        return self.regex.search(line) is not None and not (self.unless and self.unless.search(line))
+
+
+def compile_signature(pattern: str, ignore_case: bool = False, unless: str | None = None) -> Signature:
+    return Signature(pattern, ignore_case, unless)
 
 
 def parse(p, i):
@@ -77,13 +103,12 @@ def _parse_atom(p, i):
 def _parse_group(p, i):
     start = i
     i += 1
-    for prefix in ("?:", "?=", "?!", "?<=", "?<!"):
-        if p.startswith(prefix, i):
-            i += len(prefix)
-            break
-    else:
-        if p.startswith("?", i):
-            raise PatternError(f"group syntax '(?{p[i+1:i+2]}' at position {start} is not read alike by Python and JavaScript")
+    if p.startswith(("?=", "?!", "?<=", "?<!"), i):
+        raise PatternError(f"look-around at position {start}: RE2 has none; give the signature an `unless` pattern instead")
+    if p.startswith("?:", i):
+        i += 2
+    elif p.startswith("?", i):
+        raise PatternError(f"group syntax '(?{p[i+1:i+2]}' at position {start} is not in the dialect (use (?:...))")
     alternatives, i = parse(p, i)
     if i >= len(p):
         raise PatternError(f"unclosed '(' at position {start}")

@@ -1,11 +1,18 @@
-"""The match engine: a pasted error or a whole log in, ranked references out.
-
-Ranking combines signature hits (precise), lunr full-text relevance (recall) and how
-the context fits each reference. A reference is `strong` only when a fresh line that names
-the fault points at it, its framework shows, nothing conflicts, and no related candidate
-comes within STRONG_MARGIN points; downstream messages (an NCCL watchdog timeout) leave their
-candidates `possible`. The rules are documented on the site (docs/matching.md).
+"""The match engine: a pasted error or a whole log in, an answer out.
 Twin: docs/assets/javascripts/match/engine.js (the same steps in the browser).
+
+Ranking combines signature hits (precise), field-weighted full-text relevance (recall), what the
+context says (names and cues) and what each reference is:
+- field reports and practices are further reading, never candidates;
+- a reference about a condition (stale or replayed evidence) ranks by that condition's evidence,
+  not by the hardware lines it shares with the failure itself;
+- a reference about particular hardware needs that hardware, or a line only it owns, to lead.
+A reference is `strong` only when a fresh line that names the fault points at it, its framework
+shows, nothing conflicts, and no related candidate comes within STRONG_MARGIN points. The verdict
+is `confident` (a strong first match), `ambiguous` (candidates and the checks that tell them apart)
+or `none` (nothing in the paste names a failure these references cover). Each match names the
+causes its lines point at, and the checks to run next start from those causes. The rules are
+documented on the site (docs/matching.md).
 """
 import math
 
@@ -13,20 +20,29 @@ from lunr.index import Index
 from lunr.query import QueryPresence
 
 from . import hints as hint_rules
-from .scan import Scanner, chunks
+from .scan import Scanner, _Compiled, chunks
+from .text import normalise_text
 from .tokenize import tokenize
 
+ENGINE_VERSION = "2.0.0"
+RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
-           "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0}
+           "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
+           "hardware-unshown": -5.0}
 TEXT_FLOOR = 0.25     # relative full-text score below which a reference without hits is not listed
+MIN_TERMS = 2         # distinct matched words a reference needs to be listed on words alone
 STRONG_MARGIN = 3.0   # a look-alike within this many points keeps the top answer from being strong
 # Symptoms, field reports and practices print nothing of their own: the messages they list are
 # their consequences, shared with the errors that cause them, so their hits weigh less.
 KIND_FACTOR = {"error": 1.0, "symptom": 0.9, "field-report": 0.6, "practice": 0.6}
-POSSIBLE_KINDS = ("error", "symptom")  # field reports and practices are further reading, never candidates
+CANDIDATE_KINDS = ("error", "symptom")  # field reports and practices are further reading
+CONDITION = "stale-hardware-evidence"
 MAX_TERMS = 64
+CONTEXT_BOOST = 2.0
+WORDS_SHOWN = 8
 CHECKS_PER_MATCH = 4
 NEXT_CHECKS, NEXT_CHECKS_DEPTH = 8, 3  # checks listed first, and how deep into each candidate's list
+WEAK_SHOWN = 3        # a `none` answer lists at most this many references
 
 
 class Engine:
@@ -34,108 +50,220 @@ class Engine:
         self.index = index
         self.refs = {r["id"]: r for r in index["references"]}
         self.signatures = index["signatures"]
+        self.compiled = _Compiled(self.signatures)
         self.lunr = Index.load(index["lunr"])
-        self.vocabulary = set(index["lunr"]["invertedIndex"][i][0] for i in range(len(index["lunr"]["invertedIndex"])))
+        self.vocabulary = {entry[0] for entry in index["lunr"]["invertedIndex"]}
+        self.rules = hint_rules.Rules()
         self.site_url = site_url
 
     def match(self, text, context: str = "", top: int = 5) -> dict:
-        """`text` is a str or an iterable of str pieces (streamed in bounded memory)."""
-        scanner = Scanner(self.signatures)
-        for chunk in chunks(text):
-            scanner.feed(chunk)
+        """`text` is a str or bytes, or an iterable of either (streamed in bounded memory)."""
+        scanner = Scanner(self.signatures, self.compiled)
+        for chunk, cut in chunks(text):
+            scanner.feed(chunk, cut)
         return self.rank(scanner.finish(), context, top)
 
     def rank(self, scan, context: str, top: int) -> dict:
-        warnings = []
-        stale = _stale_hits(scan, self.signatures, hint_rules.window_seconds(context),
-                            hint_rules.says_replayed(context), warnings)
+        context = normalise_text(context)
+        warnings = _scan_warnings(scan)
+        cues = self.rules.read_cues(context)
+        replay = hint_rules.live(cues, "replay")
+        stale = _stale_hits(scan, self.signatures, self.rules.window_seconds(context), replay, warnings)
         sample = "\n".join(t for _, t in scan.informative)
-        hints = _merge(hint_rules.read_hints(context), hint_rules.read_hints(sample))
-        text_scores, terms = self._full_text(sample + "\n" + context)
+        hit_lines = "\n".join(dict.fromkeys(h.text for hits in scan.hits.values() for h in hits))
+        hints = hint_rules.merge(self.rules.read_hints(context), self.rules.read_hints(sample + "\n" + hit_lines))
+        text_scores, terms = self._full_text(hit_lines, sample, context)
+        hit_words = set(tokenize(hit_lines))
         candidates = {}
-        for index, hits in scan.hits.items():
+        for index in sorted(scan.hits):
             sig = self.signatures[index]
-            candidates.setdefault(sig["ref"], []).append((sig, hits, stale.get(index, False), scan.counts[index]))
-        listed = set(candidates) | {ref for ref, s in text_scores.items() if s >= TEXT_FLOOR}
-        if stale:  # references that explain stale evidence become candidates themselves
-            listed |= {ref for ref, r in self.refs.items() if "stale-hardware-evidence" in r["explains"]}
-        matches = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
-                               bool(stale)) for ref in listed]
-        matches.sort(key=lambda m: (-m["score"], m["id"]))
+            candidates.setdefault(sig["ref"], []).append((sig, scan.hits[index], stale.get(index, False), scan.counts[index]))
+        condition = bool(stale) or bool(replay)
+        listed = set(candidates) | {ref for ref, s in text_scores.items()
+                                    if s >= TEXT_FLOOR and len(terms.get(ref, [])) >= MIN_TERMS}
+        if condition:
+            listed |= {ref for ref, r in self.refs.items() if CONDITION in r["explains"]}
+        live_cues = [c for c in cues if c.negated_by is None]
+        for cue in live_cues:  # a cue brings up the references it speaks for, if the paste touches them at all
+            listed |= {ref for ref in cue.supports if ref in self.refs and (ref in candidates or text_scores.get(ref, 0) > 0)}
+        scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
+                              condition, live_cues, hit_words) for ref in listed]
+        scored = [m for m in scored if m is not None]
+        scored.sort(key=lambda m: (-m["score"], m["id"]))
+        matches = [m for m in scored if m["kind"] in CANDIDATE_KINDS]
+        further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS]
         _assign_confidence(matches, self.refs)
-        matches = matches[:top]
-        for m in matches:
-            m["checks"] = self._checks(m["id"])
-            m.pop("_strong_evidence")
-            m.pop("_lines")
-        return {"confident": bool(matches) and matches[0]["confidence"] == "strong",
-                "matches": matches, "next_checks": _next_checks(matches), "warnings": warnings, "hints": hints}
+        verdict = ("confident" if matches and matches[0]["confidence"] == "strong" else
+                   "ambiguous" if any(m["confidence"] != "weak" for m in matches) else "none")
+        matches = matches[:WEAK_SHOWN] if verdict == "none" else matches[:top]
+        findings = self._findings(matches) if verdict != "none" else []
+        for m in matches + further:
+            m["checks"] = self._checks(m)
+        next_checks = [] if verdict == "none" else self._next_checks(matches, verdict)
+        further = further[:top]
+        for m in matches + further:
+            for key in ("_strong_evidence", "_lines", "_hits", "_cause_weight"):
+                m.pop(key, None)
+        return {"schema_version": RESULT_SCHEMA_VERSION, "engine_version": ENGINE_VERSION,
+                "index_version": self.index.get("version", ""), "verdict": verdict,
+                "confident": verdict == "confident", "answer": _answer(verdict, matches),
+                "matches": matches, "further_reading": further, "next_checks": next_checks,
+                "findings": findings, "warnings": warnings, "hints": hints,
+                "cues": [c.as_json() for c in cues]}
 
-    def _full_text(self, text: str):
-        wanted = [t for t in dict.fromkeys(tokenize(text)) if t in self.vocabulary][:MAX_TERMS]
+    def _full_text(self, hit_lines: str, sample: str, context: str):
+        """Field-weighted relevance of each reference to the paste's words (the lines that matched a
+        signature first, then the informative lines) and to the context's words, weighted apart."""
+        seen, wanted = set(), []
+        for boost, text in ((1.0, hit_lines), (1.0, sample), (CONTEXT_BOOST, context)):
+            for term in tokenize(text):
+                if term in self.vocabulary and term not in seen and len(wanted) < MAX_TERMS:
+                    seen.add(term)
+                    wanted.append((term, boost))
         if not wanted:
             return {}, {}
         query = self.lunr.create_query()
-        for term in wanted:  # the query builder, never the query-string parser: pasted text is not syntax
-            query.term(term, presence=QueryPresence.OPTIONAL, use_pipeline=False)
+        for term, boost in wanted:  # the query builder, never the query-string parser: pasted text is not syntax
+            query.term(term, presence=QueryPresence.OPTIONAL, use_pipeline=False, boost=boost)
         results = self.lunr.query(query)
         if not results:
             return {}, {}
         best = results[0]["score"]
-        scores = {r["ref"]: r["score"] / best for r in results}
-        terms = {r["ref"]: sorted(r["match_data"].metadata)[:12] for r in results}
-        return scores, terms
+        return ({r["ref"]: r["score"] / best for r in results},
+                {r["ref"]: sorted(r["match_data"].metadata) for r in results})
 
-    def _score(self, ref_id, sig_hits, text_score, terms, hints, stale_found) -> dict:
+    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, hit_words):
         ref = self.refs[ref_id]
-        score, why, strong_evidence = 0.0, [], False
-        explains = stale_found and "stale-hardware-evidence" in ref["explains"]
-        if explains:
+        is_condition = CONDITION in ref["explains"]
+        score, why, strong_evidence, cause_weight = 0.0, [], False, {}
+        if is_condition:
+            if not condition:
+                return None  # it explains a condition the paste does not show
             score += WEIGHTS["explains"]
-            why.append({"kind": "context", "fit": True, "text": "the paste holds stale hardware evidence, which this reference explains"})
+            why.append({"kind": "context", "fit": True,
+                        "text": "the paste holds stale or replayed hardware evidence, which this reference explains"})
+        own_line = False
         for sig, hits, is_stale, count in sorted(sig_hits, key=lambda h: h[1][0].line_no):
             kind = "stale" if is_stale else sig["role"] + ("-shared" if sig["shared"] else "")
-            score += WEIGHTS[kind] * KIND_FACTOR[ref["kind"]]
+            if not is_condition:
+                score += WEIGHTS[kind] * KIND_FACTOR[ref["kind"]]
             strong_evidence |= kind in ("cause", "cause-shared")
+            own_line |= kind == "cause"
+            if not is_stale:
+                for cause_id in sig.get("causes", []):
+                    weight, lines, first_sig = cause_weight.get(cause_id, (0.0, [], sig["id"]))
+                    cause_weight[cause_id] = (weight + WEIGHTS[kind], lines + [h.line_no for h in hits], first_sig)
             why.append({"kind": "signature", "signature": sig["id"], "role": sig["role"], "shared": sig["shared"],
                         "stale": is_stale, "lines": [h.line_no for h in hits][:10], "count": count,
                         "text": hits[0].text[:300]})
-        score += WEIGHTS["text"] * text_score
-        if terms:
-            why.append({"kind": "words", "terms": terms, "relevance": _round(text_score, 3)})
+        if not is_condition or condition:
+            score += WEIGHTS["text"] * text_score
+        shown = [t for t in terms if t in hit_words] if sig_hits else terms
+        if shown:
+            why.append({"kind": "words", "terms": shown[:WORDS_SHOWN], "relevance": _round(text_score, 3)})
         fits, conflicts, unsupported = _context_fit(ref, hints)
-        score += WEIGHTS["fit"] * len(fits) + WEIGHTS["conflict"] * len(conflicts)
+        if ref["gpu_models"] and not set(ref["gpu_models"]) & set(hints["hardware"]) and not own_line:
+            score += WEIGHTS["hardware-unshown"]
+            unsupported.append(f"nothing in the paste or context shows {', '.join(sorted(ref['gpu_models'])).upper()}, "
+                               "and no line only this reference explains")
+        for cue in cues:
+            if ref_id in cue.against:
+                score += WEIGHTS["cue-against"]
+                conflicts.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}")
+            elif ref_id in cue.supports:
+                score += WEIGHTS["cue-support"]
+                fits.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}")
+        score += WEIGHTS["fit"] * len([f for f in fits if not f.startswith("the context says")])
+        score += WEIGHTS["conflict"] * len([c for c in conflicts if not c.startswith("the context says")])
         why += [{"kind": "context", "fit": True, "text": f} for f in fits]
         why += [{"kind": "context", "fit": False, "text": c} for c in conflicts + unsupported]
         lines = sorted({h.line_no for _, hits, _, _ in sig_hits for h in hits})
+        causes = [{"id": cid, "title": ref["cause_titles"][cid], "signature": first_sig, "lines": sorted(set(lns))[:10]}
+                  for cid, (w, lns, first_sig) in sorted(cause_weight.items(), key=lambda kv: (-kv[1][0], min(kv[1][1])))]
         return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
-                "confidence": "weak", "score": _round(score, 4), "why": why,
+                "confidence": "weak", "score": _round(score, 4), "causes": causes, "why": why,
                 "_strong_evidence": strong_evidence and not conflicts and not unsupported,
-                "_hits": (bool(sig_hits) or explains) and not conflicts, "_lines": lines}
+                "_hits": (bool(sig_hits) or is_condition) and not conflicts, "_lines": lines}
 
-    def _checks(self, ref_id: str) -> list:
-        """Checks that confirm some causes and rule out others come first: they tell candidates apart."""
+    def _checks(self, match: dict) -> list:
+        return [self._check_entry(match["id"], c) for c in self._checks_for(match)[:CHECKS_PER_MATCH]]
+
+    def _check_entry(self, ref_id: str, check: dict) -> dict:
         ref = self.refs[ref_id]
-        ordered = sorted(ref["checks"], key=lambda c: not c["discriminates"])
-        return [dict(c, reference=ref_id, url=f"{self.site_url}{ref['url']}#check-{c['id']}")
-                for c in ordered[:CHECKS_PER_MATCH]]
+        return dict(check, reference=ref_id, url=f"{self.site_url}{ref['url']}#check-{check['id']}")
+
+    def _next_checks(self, matches: list, verdict: str) -> list:
+        """The checks to run first: round robin over the candidates (the strong one, else the
+        possible ones), so each candidate's best check comes early."""
+        candidates = [m for m in matches if m["confidence"] == "strong"][:1] if verdict == "confident" else \
+            [m for m in matches if m["confidence"] == "possible"]
+        out, seen = [], set()
+        for depth in range(NEXT_CHECKS_DEPTH if verdict != "confident" else CHECKS_PER_MATCH):
+            for m in candidates:
+                if depth < len(m["checks"]):
+                    check = m["checks"][depth]
+                    key = check["command"] or check["observation"]
+                    if key not in seen:
+                        seen.add(key)
+                        out.append(check)
+        return out[:NEXT_CHECKS]
+
+    def _findings(self, matches: list) -> list:
+        """Two unrelated failures in one paste: candidates whose lines name a fault, grouped so that
+        references sharing lines or listed as look-alikes stay together. One finding per group, when
+        there are two groups or more."""
+        named = [m for m in matches if m["confidence"] != "weak" and m["_strong_evidence"]]
+        groups: list = []
+        for m in named:
+            home = next((g for g in groups if any(_related(m, o, self.refs) for o in g)), None)
+            if home is None:
+                groups.append([m])
+            else:
+                home.append(m)
+        if len(groups) < 2:
+            return []
+        out = []
+        for group in groups:
+            lead = group[0]
+            checks = [self._check_entry(lead["id"], c) for c in self._checks_for(lead)][:NEXT_CHECKS_DEPTH]
+            out.append({"matches": [{"id": m["id"], "title": m["title"], "url": m["url"]} for m in group],
+                        "causes": lead["causes"], "lines": lead["_lines"][:10],
+                        "answer": f"{lead['title']}" + (f" — cause {lead['causes'][0]['title']}" if lead["causes"] else ""),
+                        "next_checks": checks})
+        return out
+
+    def _checks_for(self, match: dict) -> list:
+        """The reference's checks for the causes its lines point at first, then the checks that
+        confirm some causes and rule out others (they tell candidates apart), then the rest."""
+        ref = self.refs[match["id"]]
+        by_cause = [k for c in match["causes"] for k in ref["cause_checks"].get(c["id"], [])]
+        first = [c for k in dict.fromkeys(by_cause) for c in ref["checks"] if c["id"] == k]
+        return first + sorted((c for c in ref["checks"] if c not in first), key=lambda c: not c["discriminates"])
 
 
-def _next_checks(matches: list) -> list:
-    """The checks to run first: round robin over the candidates (the strong ones, else the possible
-    ones, else the closest), so each candidate's best discriminating check comes early."""
-    candidates = ([m for m in matches if m["confidence"] == "strong"] or
-                  [m for m in matches if m["confidence"] == "possible"] or matches[:1])
-    out, seen = [], set()
-    for depth in range(NEXT_CHECKS_DEPTH):
-        for m in candidates:
-            if depth < len(m["checks"]):
-                check = m["checks"][depth]
-                key = check["command"] or check["observation"]
-                if key not in seen:
-                    seen.add(key)
-                    out.append(check)
-    return out[:NEXT_CHECKS]
+def _answer(verdict: str, matches: list) -> str:
+    """The one sentence every renderer shows first."""
+    if verdict == "confident":
+        top = matches[0]
+        cause = top["causes"][0] if top["causes"] else None
+        line = next((w["lines"][0] for w in top["why"] if w["kind"] == "signature" and not w["stale"]), None)
+        text = f"Most likely: {top['title']}"
+        if cause:
+            text += f" — cause: {cause['title']}"
+        return text + (f" (line {line} names it)." if line else ".")
+    if verdict == "ambiguous":
+        n = sum(1 for m in matches if m["confidence"] != "weak")
+        return f"No confident match: {n} candidate{'s' if n != 1 else ''}, told apart by the checks below."
+    return "No confident match: nothing in the paste names a failure these references cover."
+
+
+def _scan_warnings(scan) -> list:
+    out = []
+    if scan.split_lines:
+        out.append({"kind": "long-line", "line": scan.split_lines[0],
+                    "text": f"line {scan.split_lines[0]} is longer than a chunk (1 MiB); a message across a cut "
+                            "in it may be missed"})
+    return out
 
 
 def _round(x: float, digits: int) -> float:
@@ -149,13 +277,14 @@ def _assign_confidence(matches: list, refs: dict) -> None:
     matching the same lines) with such a line within STRONG_MARGIN points."""
     strong = [m for m in matches if m["_strong_evidence"]]
     for m in matches:
-        hits = m.pop("_hits")
-        if m in strong and not any(
-                o is not m and o["score"] >= m["score"] - STRONG_MARGIN and _related(m, o, refs)
-                for o in strong):
+        if m in strong and not any(o is not m and o["score"] >= m["score"] - STRONG_MARGIN and _related(m, o, refs)
+                                   for o in strong):
             m["confidence"] = "strong"
-        elif hits and m["kind"] in POSSIBLE_KINDS:
+        elif m["_hits"]:
             m["confidence"] = "possible"
+    first_strong = next((m for m in matches if m["confidence"] == "strong"), None)
+    if first_strong is not None and first_strong is not matches[0]:
+        first_strong["confidence"] = "possible"  # strong means first: a higher candidate keeps it open
 
 
 def _related(a: dict, b: dict, refs: dict) -> bool:
@@ -164,10 +293,9 @@ def _related(a: dict, b: dict, refs: dict) -> bool:
 
 
 def _context_fit(ref: dict, hints: dict):
-    fits, conflicts = [], []
+    fits, conflicts, unsupported = [], [], []
     specific = set(ref["specific_frameworks"])
     seen = set(hints["frameworks"]) & hint_rules.SPECIFIC_FRAMEWORKS
-    unsupported = []
     if specific and not specific & seen:
         if seen:
             conflicts.append(f"this reference is about {', '.join(sorted(specific))}; the log or context says "
@@ -186,19 +314,13 @@ def _context_fit(ref: dict, hints: dict):
     return fits, conflicts, unsupported
 
 
-def _merge(a: dict, b: dict) -> dict:
-    merged = {k: sorted(set(a[k]) | set(b[k])) for k in ("frameworks", "hardware", "environments", "versions")}
-    merged["scale"] = a["scale"] or b["scale"]
-    return merged
-
-
-def _stale_hits(scan, signatures, window: float, replayed: bool, warnings: list) -> dict:
+def _stale_hits(scan, signatures, window: float, replay: list, warnings: list) -> dict:
     """Hardware evidence that is old, replayed or from an earlier boot cannot confirm a current fault."""
     stale = {}
     for index, hits in sorted(scan.hits.items()):
         if not signatures[index]["hardware"]:
             continue
-        reasons = [r for r in (_stale_reason(h, hits, scan, window, replayed) for h in hits) if r]
+        reasons = [r for r in (_stale_reason(h, hits, scan, window, replay) for h in hits) if r]
         if reasons and len(reasons) == len(hits):
             stale[index] = True
             sig = signatures[index]
@@ -208,9 +330,9 @@ def _stale_hits(scan, signatures, window: float, replayed: bool, warnings: list)
     return stale
 
 
-def _stale_reason(hit, hits, scan, window, replayed):
-    if replayed:
-        return "the context says this log is archived, replayed or an example"
+def _stale_reason(hit, hits, scan, window, replay):
+    if replay:
+        return f"the context says \"{replay[0].text}\" ({replay[0].id}): {replay[0].reason}"
     if sum(1 for h in hits if h.text == hit.text) > 1 and hit.stamp:
         return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)"
     if not hit.stamp:

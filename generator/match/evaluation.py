@@ -226,6 +226,6 @@ def hard_negatives(cases: list[Case], engine) -> set:
         lowered = case.text.lower()
         if any(lit in (lowered if ignore_case else case.text) for lit, ignore_case in literals):
             hard.add(case.id)
-        elif any(s >= TEXT_FLOOR for s in engine._full_text(case.text + "\n" + case.context)[0].values()):
+        elif any(s >= TEXT_FLOOR for s in engine._full_text(case.text, "", case.context)[0].values()):
             hard.add(case.id)
     return hard

@@ -1,6 +1,17 @@
-"""Context hints: frameworks, hardware, environment, scale and the staleness window,
-read from the user's context line and from the log itself. Twin: docs/assets/javascripts/match/hints.js."""
-import re
+"""What the context line and the log say about the setup, and what the user's words mean.
+Twin: docs/assets/javascripts/match/hints.js.
+
+Hints are names (frameworks, GPU models, environments, versions, a scale) read from the context and
+from the log. Cues are phrases of the context read for their meaning: where a file came from
+(provenance), how the job was scheduled (environment) and whether the log is current (replay); each
+has its reason and the references it speaks for or against. A cue is cancelled by a negation just
+before it in the same clause ("NOT replayed", "no spot instances"). The rules are documented on the
+matching page (docs/matching.md), each tested on cases written for it (tests/test_cues.py).
+"""
+from dataclasses import dataclass, field
+
+from .dialect import compile_rule
+from .text import ascii_lower
 
 FRAMEWORKS = [
     ("deepspeed", r"deepspeed"), ("vllm", r"vllm"), ("megatron-lm", r"megatron"), ("nixl", r"\bnixl\b"),
@@ -13,40 +24,161 @@ HARDWARE = [(m, rf"\b{m}\b") for m in ("gb200", "b200", "h200", "h100", "a100", 
 ENVIRONMENTS = [("kubernetes", r"kubernetes|\bk8s\b|kubectl|\bpod\b|oomkilled"),
                 ("slurm", r"\bslurm|\bsrun\b|\bsbatch\b|slurmstepd"),
                 ("spot-instances", r"\bspot\b")]
-SCALE = re.compile(r"\b(\d{1,6})\s*(?:x\s*)?(?:gpus?|gb200s?|b200s?|h200s?|h100s?|a100s?|v100s?)\b|world_size\s*[=:]\s*(\d{1,6})")
-VERSION = re.compile(r"\b(deepspeed|vllm|torch|pytorch|nccl|megatron|cuda|transformers|accelerate|driver)"
-                     r"(?:==| version | v| )v?(\d{1,4}\.\d{1,4}(?:\.\d{1,4})?)")
-WINDOW = re.compile(r"window\s*[=:]?\s*(\d{1,5})\s*(s|sec|seconds?|m|min|minutes?|h|hours?|d|days?)\b")
+SCALE = r"\b(\d{1,6}) ?(?:x ?)?(?:gpus?|gb200s?|b200s?|h200s?|h100s?|a100s?|v100s?)\b|world_size ?[=:] ?(\d{1,6})"
+VERSION = (r"\b(deepspeed|vllm|torch|pytorch|nccl|megatron|cuda|transformers|accelerate|driver)"
+           r"(?:==| version | v| )v?(\d{1,4}\.\d{1,4}(?:\.\d{1,4})?)")
+WINDOW = r"\bwindow ?[=:]? ?(\d{1,5}) ?(s|sec|seconds?|m|min|minutes?|h|hours?|d|days?)\b"
+NEGATED = r"\b(?:no|not|without|non)[ -]+[a-z0-9][a-z0-9.-]{0,40}"  # "(no DeepSpeed)" names no framework
 # Frameworks that mark a reference as specific to them: a log from another one of these conflicts.
 SPECIFIC_FRAMEWORKS = {"deepspeed", "vllm", "megatron-lm", "nixl", "jax", "tensorflow"}
-REPLAYED = re.compile(r"\b(archived?|postmortem|post-mortem|replay(ed)?|old log|documentation|readme|demo|"
-                      r"synthetic|test fixture|injected|example log)\b")
 UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 DEFAULT_WINDOW = 3600.0
-_COMPILED = {name: [(key, re.compile(p)) for key, p in table]
-             for name, table in (("frameworks", FRAMEWORKS), ("hardware", HARDWARE), ("environments", ENVIRONMENTS))}
+
+CHECKPOINT_WRITERS = ["checkpoint-corruption-on-write", "checkpoint-partial-save"]
+PREEMPTION = ["job-preemption-spot-termination", "spot-instance-preemption"]
 
 
-NEGATED = re.compile(r"\b(?:no|not|without|non)[ -]+[a-z0-9][a-z0-9.-]*")  # "(no DeepSpeed)" is no hint
+@dataclass(frozen=True)
+class Cue:
+    id: str
+    kind: str              # provenance | environment | replay
+    pattern: str           # RE2, on the lower-cased context
+    reason: str
+    against: tuple = ()    # references that assume otherwise: never strong while the cue holds
+    supports: tuple = ()   # references the cue speaks for
 
 
-def read_hints(text: str) -> dict:
-    """Hints found in `text` (lower-cased): sets of names, a scale in GPUs or None."""
-    text = NEGATED.sub(" ", text.lower())
-    hints = {name: sorted({key for key, rx in table if rx.search(text)}) for name, table in _COMPILED.items()}
-    scales = [int(a or b) for a, b in SCALE.findall(text)]
-    hints["scale"] = max(scales) if scales else None
-    hints["versions"] = sorted({f"{name} {version}" for name, version in VERSION.findall(text)})
-    return hints
+CUES = [
+    Cue("downloaded", "provenance", r"\b(?:down ?load(?:ed|ing)?|fetched|pulled)\b",
+        "the file came from elsewhere, so no save by this job wrote it", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("from-a-hub", "provenance", r"\b(?:hugging ?face|hf hub|from (?:the )?hub|model hub|modelscope)\b",
+        "a file from a model hub was written by its publisher, not by this job's save", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("pretrained", "provenance", r"\bpre-?trained\b|\bbase model\b|\bofficial (?:weights|checkpoints?)\b",
+        "published weights are not this job's own checkpoint", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("copied-in", "provenance", r"\b(?:copied|scp|rsync(?:ed)?|transferred|moved) (?:it |them |the \w+ )?(?:from|over|across)\b",
+        "a file copied from another place can be cut short by the copy, not by a save", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("git-lfs", "provenance", r"\bgit[- ]?lfs\b|\blfs pointer\b",
+        "a Git LFS pointer is a small text file standing in for the real one", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("someone-else", "provenance", r"\b(?:shared by|sent by|from a colleague|from (?:a|another) team|third[- ]party|someone else'?s?)\b",
+        "a file made by someone else was not written by this job", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("object-store", "provenance", r"\b(?:from|out of) (?:s3|gcs|an? (?:s3 |gcs )?bucket|object storage|blob storage)\b|\bs3://|\bgs://",
+        "a file read from object storage was written there by whatever uploaded it", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("released-weights", "provenance", r"\breleased? (?:checkpoints?|weights|models?)\b|\bmodel card\b",
+        "released weights are someone else's save", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("other-job-same-machine", "environment",
+        r"\b(?:another|second|other|a different) (?:jobs?|process(?:es)?|users?|containers?|trainings?) (?:is |are |was |were )?(?:on|sharing|using) (?:the same|this|that|my) (?:machine|node|gpus?|host|box)\b|\bshared (?:gpus?|nodes?|machines?)\b",
+        "another job on the machine can hold GPU memory or devices", supports=("zombie-gpu-process",)),
+    Cue("preemptible", "environment",
+        r"\b(?:preemptible|pre-emptible|preempt(?:ed|ion)?|spot (?:instances?|vms?|nodes?|capacity|pool)|low[- ]priority (?:queue|partition|qos)|scavenger|evictable)\b",
+        "machines that can be taken back make a preemption a likely end of the job", supports=tuple(PREEMPTION)),
+    Cue("replayed", "replay", r"\b(?:replay(?:ed|ing)?|re-?played)\b", "the log is replayed, not live"),
+    Cue("archived", "replay", r"\barchived?\b|\bold logs?\b|\bfrom last (?:week|month|year)\b|\bhistorical\b",
+        "the log is from the past, not the current run"),
+    Cue("postmortem", "replay", r"\bpost-?mortem\b|\bincident report\b", "the text is a write-up of a past incident"),
+    Cue("documentation", "replay", r"\bdocumentation\b|\breadme\b|\bdocs? (?:page|example)\b|\bexample (?:log|output)\b|\bsample (?:log|output)\b",
+        "example text from documentation is not a current event"),
+    Cue("demo", "replay", r"\bdemo\b|\bsynthetic\b|\bsimulated\b", "a demonstration or synthetic log shows no real fault"),
+    Cue("injected", "replay", r"\binjected\b|\bfault injection\b|\btest fixtures?\b|\bchaos test\b",
+        "injected faults are made by a tool, not by hardware"),
+]
+
+# Words that cancel a cue just after them, in the same clause.
+NEGATIONS = [
+    ("not", "plain negation"), ("no", "plain negation"), ("never", "negation in time"),
+    ("without", "absence"), ("isn't", "negated copula"), ("wasn't", "negated copula"), ("aren't", "negated copula"),
+    ("weren't", "negated copula"), ("didn't", "negated verb"), ("doesn't", "negated verb"), ("don't", "negated verb"),
+    ("nothing", "absence"), ("non", "prefix negation (non-preemptible)"), ("neither", "paired negation"),
+    ("nor", "paired negation"), ("instead of", "replacement"), ("rather than", "replacement"),
+    ("ruled out", "excluded by the user"), ("no longer", "no longer true"), ("hasn't", "negated verb"),
+]
+CLAUSE_ENDS = ",;.!?()[]\n"
+NEGATION_REACH = 3  # words before a cue that a negation may stand at
 
 
-def window_seconds(context: str) -> float:
-    m = WINDOW.search(context.lower())
-    if not m:
-        return DEFAULT_WINDOW
-    return float(int(m.group(1)) * UNIT_SECONDS[m.group(2)[0]])
+@dataclass
+class CueHit:
+    id: str
+    kind: str
+    text: str
+    reason: str
+    negated_by: str | None = None
+    against: tuple = ()
+    supports: tuple = ()
+
+    def as_json(self) -> dict:
+        return {"id": self.id, "kind": self.kind, "text": self.text, "reason": self.reason,
+                "negated": self.negated_by is not None, "negated_by": self.negated_by or ""}
 
 
-def says_replayed(context: str) -> bool:
-    """The user says the log is archived, replayed or an example, not live."""
-    return bool(REPLAYED.search(context.lower()))
+def _compile(table):
+    return [(key, compile_rule(p)) for key, p in table]
+
+
+class Rules:
+    """The compiled hint and cue tables."""
+
+    def __init__(self):
+        self.tables = {"frameworks": _compile(FRAMEWORKS), "hardware": _compile(HARDWARE),
+                       "environments": _compile(ENVIRONMENTS)}
+        self.scale, self.version = compile_rule(SCALE), compile_rule(VERSION)
+        self.window, self.negated = compile_rule(WINDOW), compile_rule(NEGATED)
+        self.cues = [(cue, compile_rule(cue.pattern)) for cue in CUES]
+
+    def read_hints(self, text: str) -> dict:
+        """Hints found in `text`: sets of names, a scale in GPUs or None."""
+        text = self.negated.sub(" ", ascii_lower(text))
+        hints = {name: sorted({key for key, rx in table if rx.search(text)}) for name, table in self.tables.items()}
+        scales = [int(m.group(1) or m.group(2)) for m in self.scale.finditer(text)]
+        hints["scale"] = max(scales) if scales else None
+        hints["versions"] = sorted({f"{m.group(1)} {m.group(2)}" for m in self.version.finditer(text)})
+        return hints
+
+    def window_seconds(self, context: str) -> float:
+        m = self.window.search(ascii_lower(context))
+        return DEFAULT_WINDOW if m is None else float(int(m.group(1)) * UNIT_SECONDS[m.group(2)[0]])
+
+    def read_cues(self, context: str) -> list[CueHit]:
+        """Every cue the context holds, negated or not, in the order of the table."""
+        text, found = ascii_lower(context), []
+        for cue, rx in self.cues:
+            m = rx.search(text)
+            while m is not None:
+                negation = negated_before(text, m.start())
+                found.append(CueHit(cue.id, cue.kind, context[m.start():m.end()], cue.reason, negation,
+                                    cue.against, cue.supports))
+                if negation is None:
+                    break  # one live occurrence is enough
+                m = rx.search(text, m.end())
+        return found
+
+
+def negated_before(text: str, start: int) -> str | None:
+    """The negation standing within NEGATION_REACH words before `start`, in the same clause."""
+    head = text[:start]
+    cut = max(head.rfind(ch) for ch in CLAUSE_ENDS)
+    words = [w for w in head[cut + 1:].replace("-", " ").split(" ") if w][-NEGATION_REACH - 1:]
+    joined = " " + " ".join(words) + " "
+    for negation, _reason in NEGATIONS:
+        if f" {negation} " in joined:
+            return negation
+    return None
+
+
+def live(cues: list[CueHit], kind: str) -> list[CueHit]:
+    return [c for c in cues if c.kind == kind and c.negated_by is None]
+
+
+def merge(a: dict, b: dict) -> dict:
+    merged = {k: sorted(set(a[k]) | set(b[k])) for k in ("frameworks", "hardware", "environments", "versions")}
+    merged["scale"] = a["scale"] or b["scale"]
+    return merged
+
+
+def table() -> dict:
+    """The rules as the index carries them to the browser engine."""
+    return {"frameworks": FRAMEWORKS, "hardware": HARDWARE, "environments": ENVIRONMENTS, "scale": SCALE,
+            "version": VERSION, "window": WINDOW, "negated": NEGATED, "default_window": DEFAULT_WINDOW,
+            "specific_frameworks": sorted(SPECIFIC_FRAMEWORKS), "units": UNIT_SECONDS,
+            "cues": [{"id": c.id, "kind": c.kind, "pattern": c.pattern, "reason": c.reason,
+                      "against": list(c.against), "supports": list(c.supports)} for c in CUES],
+            "negations": [n for n, _ in NEGATIONS], "clause_ends": CLAUSE_ENDS, "negation_reach": NEGATION_REACH}

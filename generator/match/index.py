@@ -4,6 +4,7 @@ It holds each reference's signature patterns (with the literal the prefilter loo
 for), a lunr full-text index over the references' words, and the context data
 (frameworks, hardware) and checks the engine reports. Its format is internal.
 """
+import hashlib
 import json
 import re
 from pathlib import Path
@@ -16,21 +17,33 @@ from .dialect import compile_signature, required_literals
 from ..records.load import Record
 from .tokenize import tokenize
 
-FORMAT = 1
+FORMAT = 2
+LUNR_FIELDS = [("title", 4), ("summary", 2), ("causes", 2), ("signatures", 2), ("body", 1)]
 HARDWARE_EVIDENCE = re.compile(r"Xid|ECC|[Rr]emap|NVLink|AER|fallen off the bus|uncorrectable", re.IGNORECASE)
 GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
 
 
 def build_index(records: list[Record]) -> dict:
     kinds = {r.id: r.data["kind"] for r in records}
+    _check_cue_references(set(kinds))
     matcher = _PatternFinder(records)
-    return {
+    index = {
         "format": FORMAT,
         "rules": _rules(),
         "references": [_reference(r) for r in records],
         "signatures": [_signature(r, s, matcher, kinds) for r in records for s in r.data["signatures"]],
         "lunr": _lunr(records),
     }
+    index["version"] = hashlib.sha256(json.dumps(index, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
+    return index
+
+
+def _check_cue_references(known: set) -> None:
+    """A cue that speaks for or against a reference must name one that exists."""
+    from .hints import CUES
+    unknown = sorted({ref for cue in CUES for ref in cue.against + cue.supports} - known)
+    if unknown:
+        raise ValueError(f"the context cues (generator/match/hints.py) name references that do not exist: {unknown}")
 
 
 def write_index(records: list[Record], path: Path) -> None:
@@ -54,6 +67,8 @@ def _reference(record: Record) -> dict:
         "frameworks": frameworks, "specific_frameworks": specific, "gpu_models": models,
         "environments": applies.get("environments", []),
         "causes": [{"id": c["id"], "heading": heading[c["id"]]} for c in data["causes"]],
+        "cause_titles": heading,
+        "cause_checks": {c["id"]: c["checks"] for c in data["causes"]},
         "checks": [_check(e, data["causes"]) for e in _checks_in_cause_order(data)],
         "look_alikes": [a["ref"] for a in data.get("look_alikes", []) if "ref" in a],
         "explains": data.get("explains", []),
@@ -69,6 +84,7 @@ def _checks_in_cause_order(data: dict) -> list[dict]:
 def _check(check: dict, causes: list[dict]) -> dict:
     return {"id": check["id"], "title": check["title"], "command": check.get("command", ""),
             "observation": check.get("observation", ""), "how_to_read": check["how_to_read"],
+            "confirms": check.get("confirms", []), "rules_out": check.get("rules_out", []),
             "discriminates": bool(check.get("rules_out")) or len(set(check.get("confirms", []))) < len(causes)}
 
 
@@ -81,9 +97,13 @@ def _signature(record: Record, sig: dict, matcher: "_PatternFinder", kinds: dict
         others = {ref for ref in others if kinds[ref] == "error"}
     shared = bool(others)
     literals = list(required_literals(sig["pattern"]))
-    return {"ref": record.id, "id": sig["id"], "pattern": sig["pattern"], "ignore_case": bool(sig.get("ignore_case")),
-            "role": sig["role"], "shared": shared, "hardware": bool(HARDWARE_EVIDENCE.search(sig["example"])),
-            "literals": [lit.lower() for lit in literals] if sig.get("ignore_case") else literals}
+    entry = {"ref": record.id, "id": sig["id"], "pattern": sig["pattern"], "ignore_case": bool(sig.get("ignore_case")),
+             "role": sig["role"], "shared": shared, "hardware": bool(HARDWARE_EVIDENCE.search(sig["example"])),
+             "causes": sig.get("causes", []),
+             "literals": [lit.lower() for lit in literals] if sig.get("ignore_case") else literals}
+    if sig.get("unless"):
+        entry["unless"] = sig["unless"]
+    return entry
 
 
 class _PatternFinder:
@@ -97,11 +117,11 @@ class _PatternFinder:
         compiled = {}
         for record in records:
             for sig in record.data["signatures"]:
-                key = (sig["pattern"], bool(sig.get("ignore_case")))
+                key = (sig["pattern"], bool(sig.get("ignore_case")), sig.get("unless"))
                 if key not in compiled:
                     compiled[key] = (compile_signature(*key), required_literals(sig["pattern"]), set())
                 compiled[key][2].add(record.id)
-        for (_, ignore_case), (rx, literals, refs) in compiled.items():
+        for (_, ignore_case, _), (rx, literals, refs) in compiled.items():
             entry = (rx, literals, refs, ignore_case)
             if not literals:
                 self.unfiltered.append(entry)
@@ -136,9 +156,8 @@ def _lunr(records: list[Record]) -> dict:
         builder.pipeline.reset()
         builder.search_pipeline.reset()
         builder.ref("id")
-        builder.field("title", boost=3)
-        builder.field("signatures", boost=2)
-        builder.field("body")
+        for name, boost in LUNR_FIELDS:
+            builder.field(name, boost=boost)
         for doc in docs:
             builder.add(doc)
         built = builder.build().serialize()
@@ -147,29 +166,35 @@ def _lunr(records: list[Record]) -> dict:
 
 
 def _lunr_document(data: dict) -> dict:
-    body = [data["summary"]] + [c["description"] for c in data["causes"]] + \
-           [e["title"] + " " + e["how_to_read"] for e in data["evidence"]] + \
+    """Each reference's words by field, weighted apart (LUNR_FIELDS). Lists of terms skip lunr.py's
+    character-by-character tokenizer."""
+    body = [e["title"] + " " + e["how_to_read"] for e in data["evidence"]] + \
            [a.get("how_to_tell", "") for a in data.get("look_alikes", [])]
-    # Lists of terms skip lunr.py's character-by-character tokenizer.
-    return {"id": data["id"], "title": tokenize(data["title"]),
+    return {"id": data["id"], "title": tokenize(data["title"]), "summary": tokenize(data["summary"]),
+            "causes": tokenize(" ".join(c.get("title", "") + " " + c["description"] for c in data["causes"])),
             "signatures": tokenize(" ".join(s["example"] for s in data["signatures"])),
             "body": tokenize(" ".join(body))}
 
 
 def _rules() -> dict:
     """The engine's tables, shared with the browser engine so both read one definition."""
-    from . import engine as matcher, hints, scan, timestamps, tokenize as tok
+    from . import engine, hints, scan, text, timestamps, tokenize as tok
     return {
-        "tokenizer": {"masks": tok.MASKS, "stop_words": sorted(tok.STOP_WORDS), "max_token": tok.MAX_TOKEN},
-        "timestamps": {"forms": [[kind, rx.pattern] for kind, rx in timestamps.FORMS], "lead": timestamps.LEAD},
-        "hints": {"frameworks": hints.FRAMEWORKS, "hardware": hints.HARDWARE, "environments": hints.ENVIRONMENTS,
-                  "scale": hints.SCALE.pattern, "negated": hints.NEGATED.pattern, "version": hints.VERSION.pattern, "window": hints.WINDOW.pattern, "replayed": hints.REPLAYED.pattern,
-                  "specific_frameworks": sorted(hints.SPECIFIC_FRAMEWORKS), "default_window": hints.DEFAULT_WINDOW},
-        "scan": {"max_line": scan.MAX_LINE, "chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT,
-                 "informative_kept": scan.INFORMATIVE_KEPT, "tail_stamps": scan.TAIL_STAMPS,
-                 "short_paste": scan.SHORT_PASTE, "informative": scan.INFORMATIVE.pattern},
-        "rank": {"weights": matcher.WEIGHTS, "kind_factor": matcher.KIND_FACTOR, "text_floor": matcher.TEXT_FLOOR,
-                 "strong_margin": matcher.STRONG_MARGIN, "max_terms": matcher.MAX_TERMS,
-                 "checks_per_match": matcher.CHECKS_PER_MATCH, "next_checks": matcher.NEXT_CHECKS,
-                 "next_checks_depth": matcher.NEXT_CHECKS_DEPTH},
+        "text": {"spaces": text.SPACES, "soft_ends": text.SOFT_ENDS, "max_line": text.MAX_LINE,
+                 "half_window": text.HALF_WINDOW},
+        "tokenizer": {"stop_words": sorted(tok.STOP_WORDS), "keep_digits": sorted(tok.KEEP_DIGITS),
+                      "suffixes": list(tok.SUFFIXES), "max_token": tok.MAX_TOKEN, "min_stem": tok.MIN_STEM},
+        "timestamps": {"forms": [[kind, rx.pattern] for kind, rx in timestamps.FORMS], "lead": timestamps.LEAD,
+                       "head": timestamps.HEAD},
+        "hints": hints.table(),
+        "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT,
+                 "stamps_wanted": scan.STAMPS_WANTED,
+                 "tail_stamps": scan.TAIL_STAMPS, "short_paste": scan.SHORT_PASTE, "informative": scan.INFORMATIVE},
+        "rank": {"weights": engine.WEIGHTS, "kind_factor": engine.KIND_FACTOR, "text_floor": engine.TEXT_FLOOR,
+                 "min_terms": engine.MIN_TERMS, "strong_margin": engine.STRONG_MARGIN, "max_terms": engine.MAX_TERMS,
+                 "context_boost": engine.CONTEXT_BOOST, "words_shown": engine.WORDS_SHOWN,
+                 "checks_per_match": engine.CHECKS_PER_MATCH, "next_checks": engine.NEXT_CHECKS,
+                 "next_checks_depth": engine.NEXT_CHECKS_DEPTH, "weak_shown": engine.WEAK_SHOWN,
+                 "candidate_kinds": list(engine.CANDIDATE_KINDS), "condition": engine.CONDITION,
+                 "engine_version": engine.ENGINE_VERSION, "schema_version": engine.RESULT_SCHEMA_VERSION},
     }

@@ -1,29 +1,32 @@
-"""One pass over a log of any size, in bounded memory.
+"""One pass over a log of any size, in bounded memory. Twin: docs/assets/javascripts/match/scan.js.
 
-The log arrives in chunks that end on line boundaries. For each signature a plain
-substring search finds the lines holding its required literal; only those lines meet
-the regex. Lines are capped in length before matching. The scan keeps a bounded
-sample: hit lines (first and last few per signature), informative lines from the
-first and last chunks for full-text relevance, and, from the stamps of hit lines and chunk
-ends, the newest time of each clock and the last reboot, for the staleness rules. Twin: docs/assets/javascripts/match/scan.js.
+The log arrives as UTF-8 bytes, in chunks that end on line ends, normalised by text.py. A line is
+tried against a signature only when it holds one of the signature's required literals; here one RE2
+set finds which literals a chunk holds at all, and each signature with a literal present is searched
+through the chunk by RE2 (which never matches across a line end), one line at a time. A line
+longer than MAX_LINE code points is matched in windows around its literals, as the browser does.
+
+The scan keeps a bounded sample: hit lines (first and last few per signature), informative lines from
+the first and last chunks for full-text relevance, and, from the stamps of hit lines and chunk ends,
+the newest time of each clock and the last reboot, for the staleness rules.
 """
-import re
 from collections import deque
 from dataclasses import dataclass, field
 
-from . import timestamps
-from .dialect import compile_signature
+import re2
 
-MAX_LINE = 4096          # characters of a line that patterns see
-CHUNK = 1 << 20          # characters per chunk
+from . import text, timestamps
+from .dialect import compile_rule
+
+CHUNK = 1 << 20          # bytes per chunk
 HITS_KEPT = 8            # first and last hits kept per signature
 INFORMATIVE_KEPT = 100   # informative lines kept from the start and from the end
-TAIL_STAMPS = 64         # lines at each chunk's end whose stamps are read
+TAIL_STAMPS = 64         # lines at each chunk's end whose stamps may be read
+STAMPS_WANTED = 4        # ... stopping at this many stamped lines
 SHORT_PASTE = 40         # a paste this short is used whole for full-text relevance
-ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")  # keeps offsets
-INFORMATIVE = re.compile(r"error|exception|fail|fatal|timeout|timed out|killed|abort|panic|traceback|"
-                         r"warn|oom|refused|denied|not found|nan\b|segmentation|signal|xid|nccl|assert|"
-                         r"corrupt|stuck|hang|unable|cannot|exit", re.IGNORECASE | re.ASCII)
+INFORMATIVE = (r"error|exception|fail|fatal|timeout|timed out|killed|abort|panic|traceback|"
+               r"warn|oom|refused|denied|not found|nan\b|segmentation|signal|xid|nccl|assert|"
+               r"corrupt|stuck|hang|unable|cannot|exit")
 
 
 @dataclass
@@ -42,30 +45,73 @@ class ScanResult:
     last_boot: int = 0                                # last line where kernel uptime went backwards
     lines: int = 0
     chars: int = 0
+    long_lines: int = 0                               # lines over MAX_LINE code points with a literal
+    split_lines: list = field(default_factory=list)   # first lines cut at a chunk boundary (over CHUNK bytes)
+
+
+class _Compiled:
+    """The signatures as the scan uses them, compiled once per engine."""
+
+    def __init__(self, signatures: list[dict]):
+        self.tests = [compile_rule_pair(s) for s in signatures]
+        self.literals = [s["literals"] for s in signatures]
+        self.ignore_case = [s["ignore_case"] for s in signatures]
+        self.always = [i for i, s in enumerate(signatures) if not s["literals"]]
+        owners, self.set = {}, None
+        for i, s in enumerate(signatures):
+            for literal in s["literals"]:
+                owners.setdefault((literal, s["ignore_case"]), []).append(i)
+        self.literal_owners = list(owners.values())
+        if owners:
+            options = re2.Options()
+            options.never_nl = True
+            self.set = re2.Set.SearchSet(options)
+            for literal, ignore_case in owners:
+                self.set.Add(("(?i)" if ignore_case else "") + re2.escape(literal))
+            self.set.Compile()
+        self.informative = compile_rule(INFORMATIVE, ignore_case=True)
+
+    def present(self, chunk: bytes) -> list[int]:
+        """Signatures with a literal somewhere in the chunk, or none to look for."""
+        found = self.set.Match(chunk) if self.set is not None else None
+        return sorted({i for k in (found or ()) for i in self.literal_owners[k]} | set(self.always))
+
+
+def compile_rule_pair(signature: dict):
+    return (compile_rule(signature["pattern"], signature["ignore_case"]),
+            compile_rule(signature["unless"], signature["ignore_case"]) if signature.get("unless") else None)
 
 
 class Scanner:
-    def __init__(self, signatures: list[dict]):
-        self.signatures = [(i, s, compile_signature(s["pattern"], s["ignore_case"]))
-                           for i, s in enumerate(signatures)]
+    def __init__(self, signatures: list[dict], compiled: _Compiled | None = None):
+        self.compiled = compiled or _Compiled(signatures)
         self.result = ScanResult()
+        self.line_no = 1  # the line the next chunk starts on
         self._first_informative: list = []
         self._last_chunk = None  # (text, first line number)
         self._short_lines: list = []
         self._tails: dict = {}
         self._last_uptime = None
 
-    def feed(self, chunk: str) -> None:
-        """Scan one chunk: whole lines, without their final newline."""
-        first = self.result.lines + 1
-        self.result.lines += chunk.count("\n") + 1
-        self.result.chars += len(chunk)
-        if self.result.lines <= SHORT_PASTE:
-            self._short_lines += [(first + i, l) for i, l in enumerate(chunk.split("\n"))]
-        stamps = self._scan_signatures(chunk, first) + self._stamp_tail(chunk, first)
+    def feed(self, chunk: bytes, cut: bool = False) -> None:
+        """Scan one normalised chunk. `cut`: it ends inside a line longer than a chunk."""
+        first, r = self.line_no, self.result
+        newlines = chunk.count(b"\n")
+        self.line_no += newlines + (0 if cut else 1)
+        r.lines = self.line_no - (0 if cut else 1)
+        r.chars += len(chunk)
+        if cut and first not in r.split_lines and len(r.split_lines) < HITS_KEPT:
+            r.split_lines.append(first)
+        lines_text = None
+        if r.lines <= SHORT_PASTE or self._last_chunk is None:
+            lines_text = chunk.decode("utf-8", "replace")
+        if r.lines <= SHORT_PASTE:
+            self._short_lines += list(enumerate(lines_text.split("\n"), first))
+        matchable = chunk.replace(b"\r", b"\n") if b"\r" in chunk else chunk
+        stamps = self._scan_signatures(chunk, matchable, first) + self._stamp_tail(chunk, first)
         self._note_stamps(sorted(stamps))
         if self._last_chunk is None:
-            self._first_informative = _informative(chunk, first, INFORMATIVE_KEPT)
+            self._first_informative = self._informative(lines_text, first, INFORMATIVE_KEPT)
         self._last_chunk = (chunk, first)
 
     def finish(self) -> ScanResult:
@@ -73,41 +119,60 @@ class Scanner:
         if result.lines <= SHORT_PASTE:
             result.informative = self._short_lines
         elif self._last_chunk is not None:
-            tail = _informative(*self._last_chunk, INFORMATIVE_KEPT, from_end=True)
+            chunk, first = self._last_chunk
+            tail = self._informative(chunk.decode("utf-8", "replace"), first, INFORMATIVE_KEPT, from_end=True)
             merged = {n: t for n, t in self._first_informative + tail}
             result.informative = sorted(merged.items())
         for index, (head, tail) in self._tails.items():
             result.hits[index] = head + [h for h in tail if h.line_no > head[-1].line_no]
         return result
 
-    def _scan_signatures(self, chunk: str, first: int) -> None:
-        lowered = None
-        found = {}  # (offset of line start, signature index) -> line
-        for index, sig, regex in self.signatures:
-            hay = chunk
-            if sig["ignore_case"]:
-                lowered = lowered if lowered is not None else chunk.translate(ASCII_LOWER)
-                hay = lowered
-            for literal in sig["literals"] or [""]:
-                pos = hay.find(literal) if literal else 0
-                while pos != -1 and pos < len(chunk):
-                    start = chunk.rfind("\n", 0, pos) + 1
-                    end = chunk.find("\n", pos)
-                    end = len(chunk) if end == -1 else end
-                    if (start, index) not in found:
-                        line = chunk[start:min(end, start + MAX_LINE)]
-                        if regex.search(line):
-                            found[(start, index)] = line
-                    pos = hay.find(literal, end + 1) if literal else (end + 1 if end < len(chunk) else -1)
+    def _scan_signatures(self, chunk: bytes, matchable: bytes, first: int) -> list:
+        c = self.compiled
+        found = {}  # (line start, signature index) -> line text
+        lines_cache: dict = {}
+        for index in c.present(matchable):
+            regex, unless = c.tests[index]
+            pos = 0
+            while pos <= len(matchable):
+                m = regex.search(matchable, pos)
+                if m is None:
+                    break
+                start = matchable.rfind(b"\n", 0, m.start()) + 1
+                end = matchable.find(b"\n", m.start())
+                end = len(matchable) if end == -1 else end
+                line = lines_cache.get(start)
+                if line is None:
+                    line = lines_cache[start] = matchable[start:end].decode("utf-8", "replace")
+                shown = self._line_verdict(index, line, regex, unless)
+                if shown is not None:
+                    found[(start, index)] = shown
+                pos = end + 1
         line_no, cursor, stamps = first, 0, []
         for (start, index), line in sorted(found.items()):
-            line_no += chunk.count("\n", cursor, start)
+            line_no += chunk.count(b"\n", cursor, start)
             cursor = start
             hit = Hit(line_no, line, timestamps.parse(line))
             self._keep_hit(index, hit)
             if hit.stamp:
                 stamps.append((line_no, *hit.stamp))
         return stamps
+
+    def _line_verdict(self, index: int, line: str, regex, unless):
+        """The text to show when the signature matches this line (None when it does not): the line
+        holds a literal, and the pattern matches while `unless` does not, in the line or (for a
+        line over MAX_LINE) in one of its windows."""
+        c = self.compiled
+        positions = text.literal_positions(line, c.literals[index], c.ignore_case[index]) if c.literals[index] else [0]
+        if not positions:
+            return None
+        parts = text.windows(line, positions)
+        if len(parts) > 1 or len(line) > text.MAX_LINE:
+            self.result.long_lines += 1
+        for part in parts:
+            if regex.search(part) is not None and not (unless is not None and unless.search(part) is not None):
+                return part
+        return None
 
     def _keep_hit(self, index: int, hit: Hit) -> None:
         self.result.counts[index] = self.result.counts.get(index, 0) + 1
@@ -127,45 +192,64 @@ class Scanner:
                     self.result.last_boot = line_no
                 self._last_uptime = seconds
 
-    def _stamp_tail(self, chunk: str, first: int) -> list:
-        lines = chunk.split("\n")[-TAIL_STAMPS:] if len(chunk) < 64 * MAX_LINE else \
-            chunk[-64 * MAX_LINE:].split("\n")[-TAIL_STAMPS:]
-        last_no, stamps = first + chunk.count("\n"), []
-        for offset, line in enumerate(lines):
-            stamp = timestamps.parse(line[:MAX_LINE])
+    def _stamp_tail(self, chunk: bytes, first: int) -> list:
+        """Stamps of the last lines of a chunk, read from the end: at most TAIL_STAMPS lines, and
+        no further than the STAMPS_WANTED-th line that has a stamp."""
+        last_no = first + chunk.count(b"\n")
+        end, stamps = len(chunk), []
+        for back in range(TAIL_STAMPS):
+            start = chunk.rfind(b"\n", 0, end) + 1 if end > 0 else 0
+            stamp = timestamps.parse(chunk[start:min(end, start + timestamps.HEAD * 4)].decode("utf-8", "replace"))
             if stamp:
-                stamps.append((last_no - len(lines) + 1 + offset, *stamp))
-        return stamps
+                stamps.append((last_no - back, *stamp))
+                if len(stamps) >= STAMPS_WANTED:
+                    break
+            if start == 0:
+                break
+            end = start - 1
+        return stamps[::-1]
 
-
-def _informative(chunk: str, first: int, limit: int, from_end: bool = False) -> list:
-    lines = chunk.split("\n")
-    numbered = list(enumerate(lines, first))
-    if from_end:
-        numbered.reverse()
-    kept, seen = [], set()
-    for no, line in numbered:
-        line = line[:MAX_LINE]
-        if INFORMATIVE.search(line) and line not in seen:
-            seen.add(line)
-            kept.append((no, line))
+    def _informative(self, chunk_text: str, first: int, limit: int, from_end: bool = False) -> list:
+        """Lines with error words, from the start (or the end) of a chunk: the sample full-text
+        relevance reads from a long log. Soft line ends split a line for matching only."""
+        numbered = list(enumerate(chunk_text.split("\n"), first))
+        if from_end:
+            numbered.reverse()
+        kept, seen = [], set()
+        for no, whole in numbered:
+            for line in whole.split("\r"):
+                line = line[:text.MAX_LINE]
+                if line not in seen and self.compiled.informative.search(line) is not None:
+                    seen.add(line)
+                    kept.append((no, line))
             if len(kept) >= limit:
                 break
-    return kept
+        return kept[:limit]
 
 
-def chunks(lines_source, size: int = CHUNK):
-    """Split text (a str, or an iterable of str pieces) into chunks that end on line boundaries."""
-    pieces = [lines_source] if isinstance(lines_source, str) else lines_source
-    carry = ""
+def chunks(source, size: int = CHUNK):
+    """Normalised chunks of a text (str or bytes, or an iterable of either) that end on line ends:
+    (bytes without the final LF, cut) where `cut` marks a chunk ending inside a line longer than `size`."""
+    pieces = [source] if isinstance(source, (str, bytes)) else source
+    carry = b""
     for piece in pieces:
-        carry += piece
+        carry += piece.encode("utf-8") if isinstance(piece, str) else piece
         while len(carry) >= size:
-            cut = carry.rfind("\n", 0, size)
-            cut = size if cut == -1 else cut  # a giant line: cut it (patterns see only MAX_LINE anyway)
-            yield carry[:cut].replace("\r", "")
-            carry = carry[cut + 1:] if cut < len(carry) and carry[cut:cut + 1] == "\n" else carry[cut:]
-    if carry.endswith("\n"):
+            cut = carry.rfind(b"\n", 0, size)
+            if cut != -1:
+                yield text.normalise_bytes(carry[:cut - 1] if carry[cut - 1:cut] == b"\r" else carry[:cut]), False
+                carry = carry[cut + 1:]
+                continue
+            cut = size
+            while cut > 1 and (carry[cut] & 0xC0) == 0x80:  # not inside a UTF-8 sequence
+                cut -= 1
+            if carry[cut - 1:cut] == b"\r":                 # nor between the CR and LF of one line end
+                cut -= 1
+            yield text.normalise_bytes(carry[:cut]), True
+            carry = carry[cut:]
+    if carry.endswith(b"\n"):
         carry = carry[:-1]
+        if carry.endswith(b"\r"):
+            carry = carry[:-1]
     if carry:
-        yield carry.replace("\r", "")
+        yield text.normalise_bytes(carry), False

@@ -5,28 +5,30 @@ a year or zone only with stamps of its own kind. Twin: docs/assets/javascripts/m
 Returns (clock, seconds) or None; seconds only need to be comparable within a clock.
 """
 import calendar
-import re
+
+from .dialect import compile_rule
 
 MONTHS = {m: i for i, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
                                       "Oct", "Nov", "Dec"], 1)}
 _MON = r"(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)"
 FORMS = [
     # ISO 8601 / journald short-iso / Python logging: 2026-11-29T22:20:41.123+00:00, 2026-11-29 22:20:41,123
-    ("iso", re.compile(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?")),
+    ("iso", compile_rule(r"(\d{4})-(\d{2})-(\d{2})[T ](\d{2}):(\d{2}):(\d{2})(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?")),
     # dmesg -T: [Sun Nov 29 22:20:41 2026]
-    ("dmesg-T", re.compile(r"\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) " + _MON + r" {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4})\]")),
+    ("dmesg-T", compile_rule(r"\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) " + _MON + r" {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2}) (\d{4})\]")),
     # kernel uptime: [ 1234.567890]
-    ("uptime", re.compile(r"\[ {0,12}(\d{1,10})\.(\d{6})\]")),
+    ("uptime", compile_rule(r"\[ {0,12}(\d{1,10})\.(\d{6})\]")),
     # syslog / journald short: Nov 29 22:20:41
-    ("syslog", re.compile(_MON + r" {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})")),
+    ("syslog", compile_rule(_MON + r" {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})")),
     # glog (and PyTorch's c10 logging): I1129 22:20:41.123456 or [E321 02:07:08.408271257
-    ("glog", re.compile(r"[IWEF](\d{1,2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?")),
+    ("glog", compile_rule(r"[IWEF](\d{1,2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?")),
 ]
 LEAD = 48  # a stamp must start within the first characters of the line
+HEAD = LEAD + 40  # characters of a line read for its stamp
 
 
 def parse(line: str):
-    head = line[:LEAD + 40]
+    head = line[:HEAD]
     best = None
     for kind, form in FORMS:
         m = form.search(head)

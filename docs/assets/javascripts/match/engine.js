@@ -1,14 +1,14 @@
-// Twin of generator/match/engine.py: ranking references from what the scan found. The same
-// algorithm as the Python engine, over the same index; the tables (masks, regexes, weights) come
-// from the index, so both sides read one definition and only the steps are written twice. The
-// other steps are the twins tokenize.js, timestamps.js, hints.js and scan.js. Tests run the
-// development set through both engines and compare the rankings.
+// Twin of generator/match/engine.py: from what the scan found to the answer. The same algorithm as
+// the Python engine, over the same index; the tables (weights, words, regexes) come from the index,
+// so both sides read one definition and only the steps are written twice. The other steps are the
+// twins dialect.js, text.js, tokenize.js, timestamps.js, hints.js and scan.js. Tests run the
+// development set through both engines and compare the answers.
 // Loaded by the match worker (importScripts, after its twins) and by node (require).
 (function (root) {
   "use strict";
   var node = typeof module === "object" && module.exports;
-  var M = node ? Object.assign({}, require("./tokenize.js"), require("./timestamps.js"), require("./hints.js"),
-                               require("./scan.js")) : root.RelrefMatch;
+  var M = node ? Object.assign({}, require("./dialect.js"), require("./text.js"), require("./tokenize.js"),
+                               require("./timestamps.js"), require("./hints.js"), require("./scan.js")) : root.RelrefMatch;
   var lunrLib = root.lunr || (typeof require === "function" ? require("../vendor/lunr-2.3.9.min.js") : null);
 
   function Engine(index, siteUrl) {
@@ -19,104 +19,223 @@
     this.refs = {};
     for (var i = 0; i < index.references.length; i++) this.refs[index.references[i].id] = index.references[i];
     this.signatures = index.signatures.map(function (s) {
-      return Object.assign({}, s, { regex: new RegExp(s.pattern, s.ignore_case ? "i" : "") });
+      var test = new M.Signature(s.pattern, s.ignore_case, s.unless);
+      return Object.assign({}, s, { test: function (line) { return test.test(line); } });
     });
     this.lunr = lunrLib.Index.load(index.lunr);
-    this.vocabulary = new Set(Object.keys(index.lunr.invertedIndex.reduce(function (acc, e) { acc[e[0]] = 1; return acc; }, {})));
+    this.vocabulary = new Set(index.lunr.invertedIndex.map(function (e) { return e[0]; }));
+    this.text = new M.Text(rules.text);
     this.tokenizer = new M.Tokenizer(rules.tokenizer);
     this.stamps = new M.Stamps(rules.timestamps);
     this.hints = new M.Hints(rules.hints);
-    this.informative = new RegExp(rules.scan.informative, "i");
+    this.informative = M.compileRule(rules.scan.informative, true);
   }
   Engine.prototype.tokenize = function (text) { return this.tokenizer.tokenize(text); };
   Engine.prototype.parseStamp = function (line) { return this.stamps.parse(line); };
-
-
-
   Engine.prototype.scanner = function () { return new M.Scanner(this); };
+  Engine.prototype.chunker = function () { return new M.Chunker(this.rules.scan.chunk, this.text); };
+
   Engine.prototype.match = function (text, context, top) {
-    var scanner = this.scanner(), chunker = new M.Chunker(this.rules.scan.chunk), chunks = [];
+    var scanner = this.scanner(), chunker = this.chunker(), chunks = [];
     chunker.push(text, chunks);
     chunker.end(chunks);
-    chunks.forEach(function (c) { scanner.feed(c); });
+    chunks.forEach(function (c) { scanner.feed(c[0], c[1]); });
     return this.rank(scanner.finish(), context || "", top || 5);
   };
+
   Engine.prototype.rank = function (scan, context, top) {
-    var self = this, warnings = [], rank = this.rules.rank;
-    var stale = this.staleHits(scan, this.hints.windowSeconds(context), this.hints.saysReplayed(context), warnings);
+    var self = this, rank = this.rules.rank, w = rank.weights;
+    context = this.text.normalise(context);
+    var warnings = scanWarnings(scan);
+    var cues = this.hints.readCues(context);
+    var replay = cues.filter(function (c) { return c.kind === "replay" && c.negated_by === null; });
+    var stale = this.staleHits(scan, this.hints.windowSeconds(context), replay, warnings);
     var sample = scan.informative.map(function (p) { return p[1]; }).join("\n");
-    var hints = mergeHints(this.hints.read(context), this.hints.read(sample));
-    var ft = this.fullText(sample + "\n" + context), textScores = ft[0], terms = ft[1];
+    var hitTexts = [], seenText = new Set();
+    Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
+      scan.hits.get(index).forEach(function (h) { if (!seenText.has(h.text)) { seenText.add(h.text); hitTexts.push(h.text); } });
+    });
+    var hitLines = hitTexts.join("\n");
+    var hints = mergeHints(this.hints.read(context), this.hints.read(sample + "\n" + hitLines));
+    var ft = this.fullText(hitLines, sample, context), textScores = ft[0], terms = ft[1];
+    var hitWords = new Set(this.tokenize(hitLines));
     var candidates = new Map();
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
       var sig = self.signatures[index];
       if (!candidates.has(sig.ref)) candidates.set(sig.ref, []);
       candidates.get(sig.ref).push([sig, scan.hits.get(index), stale.has(index), scan.counts.get(index)]);
     });
+    var condition = stale.size > 0 || replay.length > 0;
     var listed = new Set(candidates.keys());
-    Object.keys(textScores).forEach(function (ref) { if (textScores[ref] >= rank.text_floor) listed.add(ref); });
-    if (stale.size) Object.keys(this.refs).forEach(function (ref) {
-      if (self.refs[ref].explains.indexOf("stale-hardware-evidence") !== -1) listed.add(ref);
+    Object.keys(textScores).forEach(function (ref) {
+      if (textScores[ref] >= rank.text_floor && (terms[ref] || []).length >= rank.min_terms) listed.add(ref);
     });
-    var matches = Array.from(listed).map(function (ref) {
-      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, stale.size > 0);
+    if (condition) Object.keys(this.refs).forEach(function (ref) { if (self.refs[ref].explains.indexOf(rank.condition) !== -1) listed.add(ref); });
+    var liveCues = cues.filter(function (c) { return c.negated_by === null; });
+    liveCues.forEach(function (cue) {
+      cue.supports.forEach(function (ref) { if (self.refs[ref] && (candidates.has(ref) || (textScores[ref] || 0) > 0)) listed.add(ref); });
     });
-    matches.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
+    var scored = Array.from(listed).map(function (ref) {
+      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, hitWords);
+    }).filter(Boolean);
+    scored.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
+    var kinds = rank.candidate_kinds;
+    var matches = scored.filter(function (m) { return kinds.indexOf(m.kind) !== -1; });
+    var further = scored.filter(function (m) { return kinds.indexOf(m.kind) === -1; });
     assignConfidence(matches, this.refs, rank.strong_margin);
-    matches = matches.slice(0, top);
-    matches.forEach(function (m) { m.checks = self.checks(m.id); delete m._strong_evidence; delete m._lines; });
-    return { confident: matches.length > 0 && matches[0].confidence === "strong", matches: matches,
-             next_checks: nextChecks(matches, rank.next_checks, rank.next_checks_depth), warnings: warnings, hints: hints };
+    var verdict = matches.length && matches[0].confidence === "strong" ? "confident" :
+      matches.some(function (m) { return m.confidence !== "weak"; }) ? "ambiguous" : "none";
+    matches = verdict === "none" ? matches.slice(0, rank.weak_shown) : matches.slice(0, top);
+    var findings = verdict !== "none" ? this.findings(matches) : [];
+    matches.concat(further).forEach(function (m) { m.checks = self.checks(m); });
+    var nextChecks = verdict === "none" ? [] : this.nextChecks(matches, verdict);
+    further = further.slice(0, top);
+    matches.concat(further).forEach(function (m) { delete m._strong_evidence; delete m._lines; delete m._hits; });
+    return { schema_version: rank.schema_version, engine_version: rank.engine_version, index_version: this.index.version || "",
+             verdict: verdict, confident: verdict === "confident", answer: answerSentence(verdict, matches),
+             matches: matches, further_reading: further, next_checks: nextChecks, findings: findings,
+             warnings: warnings, hints: hints, cues: cues.map(cueJson) };
   };
-  Engine.prototype.fullText = function (text) {
-    var vocab = this.vocabulary, seen = new Set(), wanted = [];
-    this.tokenize(text).forEach(function (t) { if (!seen.has(t)) { seen.add(t); if (vocab.has(t)) wanted.push(t); } });
-    wanted = wanted.slice(0, this.rules.rank.max_terms);
+
+  function cueJson(c) {
+    return { id: c.id, kind: c.kind, text: c.text, reason: c.reason, negated: c.negated_by !== null, negated_by: c.negated_by || "" };
+  }
+
+  // Field-weighted relevance of each reference to the paste's words (matched lines first, then the
+  // informative lines) and to the context's words, weighted apart.
+  Engine.prototype.fullText = function (hitLines, sample, context) {
+    var vocab = this.vocabulary, seen = new Set(), wanted = [], max = this.rules.rank.max_terms, self = this;
+    [[1, hitLines], [1, sample], [this.rules.rank.context_boost, context]].forEach(function (pair) {
+      self.tokenize(pair[1]).forEach(function (t) {
+        if (vocab.has(t) && !seen.has(t) && wanted.length < max) { seen.add(t); wanted.push([t, pair[0]]); }
+      });
+    });
     if (!wanted.length) return [{}, {}];
     // The query builder, never the query-string parser: pasted text is not query syntax.
     var results = this.lunr.query(function (q) {
-      wanted.forEach(function (t) { q.term(t, { usePipeline: false, presence: lunrLib.Query.presence.OPTIONAL }); });
+      wanted.forEach(function (p) { q.term(p[0], { usePipeline: false, boost: p[1], presence: lunrLib.Query.presence.OPTIONAL }); });
     });
     if (!results.length) return [{}, {}];
     var best = results[0].score, scores = {}, terms = {};
-    results.forEach(function (r) { scores[r.ref] = r.score / best; terms[r.ref] = Object.keys(r.matchData.metadata).sort().slice(0, 12); });
+    results.forEach(function (r) { scores[r.ref] = r.score / best; terms[r.ref] = Object.keys(r.matchData.metadata).sort(); });
     return [scores, terms];
   };
-  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, staleFound) {
-    var ref = this.refs[refId], w = this.rules.rank.weights, factor = this.rules.rank.kind_factor[ref.kind];
-    var score = 0, why = [], strongEvidence = false;
-    var explains = staleFound && ref.explains.indexOf("stale-hardware-evidence") !== -1;
-    if (explains) {
+
+  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, hitWords) {
+    var ref = this.refs[refId], rank = this.rules.rank, w = rank.weights, factor = rank.kind_factor[ref.kind];
+    var isCondition = ref.explains.indexOf(rank.condition) !== -1;
+    var score = 0, why = [], strongEvidence = false, causeWeight = new Map(), ownLine = false;
+    if (isCondition) {
+      if (!condition) return null;  // it explains a condition the paste does not show
       score += w.explains;
-      why.push({ kind: "context", fit: true, text: "the paste holds stale hardware evidence, which this reference explains" });
+      why.push({ kind: "context", fit: true, text: "the paste holds stale or replayed hardware evidence, which this reference explains" });
     }
     sigHits.slice().sort(function (a, b) { return a[1][0].lineNo - b[1][0].lineNo; }).forEach(function (h) {
       var sig = h[0], hits = h[1], isStale = h[2];
       var kind = isStale ? "stale" : sig.role + (sig.shared ? "-shared" : "");
-      score += w[kind] * factor;
+      if (!isCondition) score += w[kind] * factor;
       strongEvidence = strongEvidence || kind === "cause" || kind === "cause-shared";
+      ownLine = ownLine || kind === "cause";
+      if (!isStale) (sig.causes || []).forEach(function (cid) {
+        var prev = causeWeight.get(cid) || [0, [], sig.id];
+        causeWeight.set(cid, [prev[0] + w[kind], prev[1].concat(hits.map(function (x) { return x.lineNo; })), prev[2]]);
+      });
       why.push({ kind: "signature", signature: sig.id, role: sig.role, shared: sig.shared, stale: isStale,
-                 lines: hits.map(function (x) { return x.lineNo; }).slice(0, 10), count: h[3], text: hits[0].text.slice(0, 300) });
+                 lines: hits.map(function (x) { return x.lineNo; }).slice(0, 10), count: h[3], text: M.sliceCp(hits[0].text, 0, 300) });
     });
-    score += w.text * textScore;
-    if (terms.length) why.push({ kind: "words", terms: terms, relevance: round(textScore, 3) });
-    var fc = this.contextFit(ref, hints);
-    score += w.fit * fc[0].length + w.conflict * fc[1].length;
-    fc[0].forEach(function (f) { why.push({ kind: "context", fit: true, text: f }); });
-    fc[1].concat(fc[2]).forEach(function (c) { why.push({ kind: "context", fit: false, text: c }); });
+    if (!isCondition || condition) score += w.text * textScore;
+    var shown = sigHits.length ? terms.filter(function (t) { return hitWords.has(t); }) : terms;
+    if (shown.length) why.push({ kind: "words", terms: shown.slice(0, rank.words_shown), relevance: round(textScore, 3) });
+    var fc = this.contextFit(ref, hints), fits = fc[0], conflicts = fc[1], unsupported = fc[2];
+    var models = ref.gpu_models;
+    if (models.length && !models.some(function (m) { return hints.hardware.indexOf(m) !== -1; }) && !ownLine) {
+      score += w["hardware-unshown"];
+      unsupported.push("nothing in the paste or context shows " + models.slice().sort().join(", ").toUpperCase() +
+                       ", and no line only this reference explains");
+    }
+    var cueFits = 0, cueConflicts = 0;
+    cues.forEach(function (cue) {
+      if (cue.against.indexOf(refId) !== -1) {
+        score += w["cue-against"];
+        conflicts.push("the context says \"" + cue.text + "\" (" + cue.id + "): " + cue.reason);
+        cueConflicts++;
+      } else if (cue.supports.indexOf(refId) !== -1) {
+        score += w["cue-support"];
+        fits.push("the context says \"" + cue.text + "\" (" + cue.id + "): " + cue.reason);
+        cueFits++;
+      }
+    });
+    score += w.fit * (fits.length - cueFits) + w.conflict * (conflicts.length - cueConflicts);
+    fits.forEach(function (f) { why.push({ kind: "context", fit: true, text: f }); });
+    conflicts.concat(unsupported).forEach(function (c) { why.push({ kind: "context", fit: false, text: c }); });
     var lines = new Set();
     sigHits.forEach(function (h) { h[1].forEach(function (x) { lines.add(x.lineNo); }); });
+    var causes = Array.from(causeWeight.entries()).sort(function (a, b) {
+      return b[1][0] - a[1][0] || Math.min.apply(null, a[1][1]) - Math.min.apply(null, b[1][1]);
+    }).map(function (e) {
+      var uniq = Array.from(new Set(e[1][1])).sort(function (x, y) { return x - y; }).slice(0, 10);
+      return { id: e[0], title: ref.cause_titles[e[0]], signature: e[1][2], lines: uniq };
+    });
     return { id: refId, title: ref.title, url: this.siteUrl + ref.url, kind: ref.kind, confidence: "weak",
-             score: round(score, 4), why: why, _strong_evidence: strongEvidence && !fc[1].length && !fc[2].length,
-             _hits: (sigHits.length > 0 || explains) && !fc[1].length, _lines: lines };
+             score: round(score, 4), causes: causes, why: why,
+             _strong_evidence: strongEvidence && !conflicts.length && !unsupported.length,
+             _hits: (sigHits.length > 0 || isCondition) && !conflicts.length, _lines: lines };
   };
-  Engine.prototype.checks = function (refId) {
-    var ref = this.refs[refId], url = this.siteUrl + ref.url;
-    var ordered = ref.checks.filter(function (c) { return c.discriminates; }).concat(ref.checks.filter(function (c) { return !c.discriminates; }));
-    return ordered.slice(0, this.rules.rank.checks_per_match).map(function (c) {
-      return Object.assign({}, c, { reference: refId, url: url + "#check-" + c.id });
+
+  // The reference's checks for the causes its lines point at first, then those that tell candidates
+  // apart (they confirm some causes and rule out others), then the rest.
+  Engine.prototype.checksFor = function (match) {
+    var ref = this.refs[match.id], order = [];
+    match.causes.forEach(function (c) { (ref.cause_checks[c.id] || []).forEach(function (k) { if (order.indexOf(k) === -1) order.push(k); }); });
+    var first = [];
+    order.forEach(function (k) { ref.checks.forEach(function (c) { if (c.id === k) first.push(c); }); });
+    var rest = ref.checks.filter(function (c) { return first.indexOf(c) === -1; });
+    return first.concat(rest.filter(function (c) { return c.discriminates; }), rest.filter(function (c) { return !c.discriminates; }));
+  };
+  Engine.prototype.checkEntry = function (refId, c) {
+    return Object.assign({}, c, { reference: refId, url: this.siteUrl + this.refs[refId].url + "#check-" + c.id });
+  };
+  Engine.prototype.checks = function (match) {
+    var self = this;
+    return this.checksFor(match).slice(0, this.rules.rank.checks_per_match).map(function (c) { return self.checkEntry(match.id, c); });
+  };
+  // Round robin over the candidates (the strong one, else the possible ones), so each one's best check comes early.
+  Engine.prototype.nextChecks = function (matches, verdict) {
+    var rank = this.rules.rank;
+    var candidates = verdict === "confident" ? matches.filter(function (m) { return m.confidence === "strong"; }).slice(0, 1) :
+      matches.filter(function (m) { return m.confidence === "possible"; });
+    var depthMax = verdict !== "confident" ? rank.next_checks_depth : rank.checks_per_match;
+    var out = [], seen = new Set();
+    for (var depth = 0; depth < depthMax; depth++) {
+      candidates.forEach(function (m) {
+        var c = m.checks[depth];
+        if (c && !seen.has(c.command || c.observation)) { seen.add(c.command || c.observation); out.push(c); }
+      });
+    }
+    return out.slice(0, rank.next_checks);
+  };
+  // Two unrelated failures: candidates whose lines name a fault, grouped so that references sharing
+  // lines or listed as look-alikes stay together; one finding per group when there are two or more.
+  Engine.prototype.findings = function (matches) {
+    var self = this, groups = [];
+    matches.filter(function (m) { return m.confidence !== "weak" && m._strong_evidence; }).forEach(function (m) {
+      var home = null;
+      for (var i = 0; i < groups.length && home === null; i++) {
+        if (groups[i].some(function (o) { return related(m, o, self.refs); })) home = groups[i];
+      }
+      if (home === null) groups.push([m]); else home.push(m);
+    });
+    if (groups.length < 2) return [];
+    var depth = this.rules.rank.next_checks_depth;
+    return groups.map(function (group) {
+      var lead = group[0];
+      return { matches: group.map(function (m) { return { id: m.id, title: m.title, url: m.url }; }),
+               causes: lead.causes, lines: Array.from(lead._lines).sort(function (a, b) { return a - b; }).slice(0, 10),
+               answer: lead.title + (lead.causes.length ? " — cause " + lead.causes[0].title : ""),
+               next_checks: self.checksFor(lead).map(function (c) { return self.checkEntry(lead.id, c); }).slice(0, depth) };
     });
   };
+
   Engine.prototype.contextFit = function (ref, hints) {
     var fits = [], conflicts = [], unsupported = [], specificSet = this.hints.specific;
     var specific = ref.specific_frameworks, seen = hints.frameworks.filter(function (f) { return specificSet.has(f); });
@@ -133,12 +252,13 @@
     }
     return [fits, conflicts, unsupported];
   };
-  Engine.prototype.staleHits = function (scan, window, replayed, warnings) {
+
+  Engine.prototype.staleHits = function (scan, window, replay, warnings) {
     var stale = new Map(), self = this;
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
       var sig = self.signatures[index], hits = scan.hits.get(index);
       if (!sig.hardware) return;
-      var reasons = hits.map(function (h) { return staleReason(h, hits, scan, window, replayed); }).filter(Boolean);
+      var reasons = hits.map(function (h) { return staleReason(h, hits, scan, window, replay); }).filter(Boolean);
       if (reasons.length && reasons.length === hits.length) {
         stale.set(index, true);
         warnings.push({ kind: "stale-evidence", signature: sig.id, reference: sig.ref, line: hits[0].lineNo,
@@ -147,8 +267,8 @@
     });
     return stale;
   };
-  function staleReason(hit, hits, scan, window, replayed) {
-    if (replayed) return "the context says this log is archived, replayed or an example";
+  function staleReason(hit, hits, scan, window, replay) {
+    if (replay.length) return "the context says \"" + replay[0].text + "\" (" + replay[0].id + "): " + replay[0].reason;
     if (hit.stamp && hits.filter(function (h) { return h.text === hit.text; }).length > 1)
       return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)";
     if (!hit.stamp) return null;
@@ -164,6 +284,24 @@
     if (s >= 3600) return (s / 3600).toFixed(1) + " hours";
     return Math.round(s / 60) + " minutes";
   }
+  function scanWarnings(scan) {
+    if (!scan.splitLines.length) return [];
+    var line = scan.splitLines[0];
+    return [{ kind: "long-line", line: line, text: "line " + line + " is longer than a chunk (1 MiB); a message across a cut in it may be missed" }];
+  }
+  function answerSentence(verdict, matches) {
+    if (verdict === "confident") {
+      var top = matches[0], cause = top.causes.length ? top.causes[0] : null, line = null;
+      for (var i = 0; i < top.why.length && line === null; i++) if (top.why[i].kind === "signature" && !top.why[i].stale) line = top.why[i].lines[0];
+      var text = "Most likely: " + top.title + (cause ? " — cause: " + cause.title : "");
+      return text + (line !== null ? " (line " + line + " names it)." : ".");
+    }
+    if (verdict === "ambiguous") {
+      var n = matches.filter(function (m) { return m.confidence !== "weak"; }).length;
+      return "No confident match: " + n + " candidate" + (n !== 1 ? "s" : "") + ", told apart by the checks below.";
+    }
+    return "No confident match: nothing in the paste names a failure these references cover.";
+  }
   function related(a, b, refs) {
     if (refs[a.id].look_alikes.indexOf(b.id) !== -1 || refs[b.id].look_alikes.indexOf(a.id) !== -1) return true;
     return Array.from(a._lines).some(function (l) { return b._lines.has(l); });
@@ -171,28 +309,12 @@
   function assignConfidence(matches, refs, margin) {
     var strong = matches.filter(function (m) { return m._strong_evidence; });
     matches.forEach(function (m) {
-      var hits = m._hits;
-      delete m._hits;
-      var blocked = strong.some(function (o) {
-        return o !== m && o.score >= m.score - margin && related(m, o, refs);
-      });
+      var blocked = strong.some(function (o) { return o !== m && o.score >= m.score - margin && related(m, o, refs); });
       if (m._strong_evidence && !blocked) m.confidence = "strong";
-      else if (hits && (m.kind === "error" || m.kind === "symptom")) m.confidence = "possible";
+      else if (m._hits) m.confidence = "possible";
     });
-  }
-  // matcher._next_checks: round robin over the candidates, so each one's best check comes early.
-  function nextChecks(matches, limit, depthMax) {
-    var candidates = matches.filter(function (m) { return m.confidence === "strong"; });
-    if (!candidates.length) candidates = matches.filter(function (m) { return m.confidence === "possible"; });
-    if (!candidates.length) candidates = matches.slice(0, 1);
-    var out = [], seen = new Set();
-    for (var depth = 0; depth < depthMax; depth++) {
-      candidates.forEach(function (m) {
-        var c = m.checks[depth];
-        if (c && !seen.has(c.command || c.observation)) { seen.add(c.command || c.observation); out.push(c); }
-      });
-    }
-    return out.slice(0, limit);
+    var firstStrong = matches.filter(function (m) { return m.confidence === "strong"; })[0];
+    if (firstStrong && firstStrong !== matches[0]) firstStrong.confidence = "possible";
   }
   function mergeHints(a, b) {
     var out = {};
@@ -202,8 +324,7 @@
   }
   function round(x, digits) { var f = Math.pow(10, digits); return Math.floor(x * f + 0.5) / f; }
 
-
   var api = { Engine: Engine, Chunker: M.Chunker };
-  if (typeof module === "object" && module.exports) module.exports = api;
+  if (node) module.exports = api;
   else Object.assign(root.RelrefMatch = root.RelrefMatch || {}, api);
 })(typeof self !== "undefined" ? self : this);

@@ -1,27 +1,39 @@
-// Twin of generator/match/scan.py: one pass over a log of any size, in bounded memory.
-// Loaded by the match worker (importScripts) and by node (require) in the parity tests.
+// Twin of generator/match/scan.py: one pass over a log of any size, in bounded memory. A line is
+// tried against a signature only when it holds one of the signature's required literals (found with
+// indexOf); the pattern then meets the line, or, for a line over max_line code points, windows around
+// its literals. Line numbers count LF line ends. Loaded by the match worker and by node.
 (function (root) {
   "use strict";
-  // `engine` gives the signatures (with compiled regexes), parseStamp and the informative regex.
+  var node = typeof module === "object" && module.exports;
+  var M = node ? Object.assign({}, require("./dialect.js"), require("./text.js")) : root.RelrefMatch;
+
+  // `engine` gives the signatures (each with .test, .literals, .ignore_case), text rules, parseStamp
+  // and the informative rule.
   function Scanner(engine) {
     this.e = engine;
     this.cfg = engine.rules.scan;
-    this.result = { hits: new Map(), counts: new Map(), informative: [], newest: {}, lastBoot: 0, lines: 0, chars: 0 };
+    this.text = engine.text;
+    this.result = { hits: new Map(), counts: new Map(), informative: [], newest: {}, lastBoot: 0, lines: 0, chars: 0,
+                    longLines: 0, splitLines: [] };
+    this.lineNo = 1;
     this.lastUptime = null;
     this.firstInformative = [];
     this.lastChunk = null;
     this.shortLines = [];
     this.tails = new Map();
   }
-  Scanner.prototype.feed = function (chunk) {
-    var r = this.result, first = r.lines + 1;
-    r.lines += countNewlines(chunk, 0, chunk.length) + 1;
+  Scanner.prototype.feed = function (chunk, cut) {
+    var r = this.result, first = this.lineNo;
+    this.lineNo += countNewlines(chunk, 0, chunk.length) + (cut ? 0 : 1);
+    r.lines = this.lineNo - (cut ? 0 : 1);
     r.chars += chunk.length;
+    if (cut && r.splitLines.indexOf(first) === -1 && r.splitLines.length < this.cfg.hits_kept) r.splitLines.push(first);
     if (r.lines <= this.cfg.short_paste) {
       var self = this;
       chunk.split("\n").forEach(function (l, i) { self.shortLines.push([first + i, l]); });
     }
-    var stamps = this.scanSignatures(chunk, first).concat(this.stampTail(chunk, first));
+    var matchable = chunk.indexOf("\r") !== -1 ? chunk.split("\r").join("\n") : chunk;
+    var stamps = this.scanSignatures(chunk, matchable, first).concat(this.stampTail(chunk, first));
     this.noteStamps(stamps.sort(function (a, b) { return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[2] - b[2]); }));
     if (this.lastChunk === null) this.firstInformative = this.informativeLines(chunk, first, false);
     this.lastChunk = [chunk, first];
@@ -41,31 +53,33 @@
     });
     return r;
   };
-  Scanner.prototype.scanSignatures = function (chunk, first) {
-    var lowered = null, found = new Map(), maxLine = this.cfg.max_line, sigs = this.e.signatures;
+  Scanner.prototype.scanSignatures = function (chunk, matchable, first) {
+    var lowered = null, found = new Map(), sigs = this.e.signatures, lines = new Map();
     for (var index = 0; index < sigs.length; index++) {
-      var sig = sigs[index], hay = chunk;
+      var sig = sigs[index], hay = matchable;
       if (sig.ignore_case) {
-        if (lowered === null) lowered = chunk.replace(/[A-Z]+/g, function (s) { return s.toLowerCase(); });
+        if (lowered === null) lowered = M.asciiLower(matchable);
         hay = lowered;
       }
       var literals = sig.literals.length ? sig.literals : [""];
       for (var k = 0; k < literals.length; k++) {
         var literal = literals[k], pos = literal ? hay.indexOf(literal) : 0;
-        while (pos !== -1 && pos < chunk.length) {
-          var start = pos === 0 ? 0 : chunk.lastIndexOf("\n", pos - 1) + 1;
-          var end = chunk.indexOf("\n", pos);
-          if (end === -1) end = chunk.length;
-          var key = start * 1048576 + index;  // unique while a chunk and the signatures stay under 2^20
+        while (pos !== -1 && pos <= matchable.length) {
+          var start = pos === 0 ? 0 : matchable.lastIndexOf("\n", pos - 1) + 1;
+          var end = matchable.indexOf("\n", pos);
+          if (end === -1) end = matchable.length;
+          var key = start + ":" + index;
           if (!found.has(key)) {
-            var line = chunk.slice(start, Math.min(end, start + maxLine));
-            if (sig.regex.test(line)) found.set(key, [start, index, line]);
+            var line = lines.get(start);
+            if (line === undefined) { line = matchable.slice(start, end); lines.set(start, line); }
+            var shown = this.lineVerdict(sig, line);
+            found.set(key, shown === null ? null : [start, index, shown]);
           }
-          pos = literal ? (end + 1 > chunk.length ? -1 : hay.indexOf(literal, end + 1)) : (end < chunk.length ? end + 1 : -1);
+          pos = literal ? (end + 1 > matchable.length ? -1 : hay.indexOf(literal, end + 1)) : (end < matchable.length ? end + 1 : -1);
         }
       }
     }
-    var hits = Array.from(found.values()).sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
+    var hits = Array.from(found.values()).filter(Boolean).sort(function (a, b) { return a[0] - b[0] || a[1] - b[1]; });
     var lineNo = first, cursor = 0, stamps = [];
     for (var i = 0; i < hits.length; i++) {
       lineNo += countNewlines(chunk, cursor, hits[i][0]);
@@ -75,6 +89,15 @@
       if (hit.stamp) stamps.push([lineNo, hit.stamp[0], hit.stamp[1]]);
     }
     return stamps;
+  };
+  // The text to show when the signature matches this line (null when it does not).
+  Scanner.prototype.lineVerdict = function (sig, line) {
+    var positions = sig.literals.length ? M.literalPositions(line, sig.literals, sig.ignore_case) : [0];
+    if (!positions.length) return null;
+    var parts = this.text.windows(line, positions);
+    if (parts.length > 1 || parts[0] !== line) this.result.longLines++;
+    for (var i = 0; i < parts.length; i++) if (sig.test(parts[i])) return parts[i];
+    return null;
   };
   Scanner.prototype.noteStamps = function (stamps) {
     var r = this.result;
@@ -95,30 +118,34 @@
     if (ht[0].length < kept) ht[0].push(hit);
     else { ht[1].push(hit); if (ht[1].length > kept) ht[1].shift(); }
   };
+  // Stamps of the last lines of a chunk, read from the end: at most tail_stamps lines, and no further
+  // than the stamps_wanted-th line that has a stamp.
   Scanner.prototype.stampTail = function (chunk, first) {
-    var maxLine = this.cfg.max_line, n = this.cfg.tail_stamps;
-    var text = chunk.length < 64 * maxLine ? chunk : chunk.slice(chunk.length - 64 * maxLine);
-    var lines = text.split("\n").slice(-n), lastNo = first + countNewlines(chunk, 0, chunk.length), stamps = [];
-    for (var offset = 0; offset < lines.length; offset++) {
-      var stamp = this.e.parseStamp(lines[offset].slice(0, maxLine));
-      if (stamp) stamps.push([lastNo - lines.length + 1 + offset, stamp[0], stamp[1]]);
+    var n = this.cfg.tail_stamps, want = this.cfg.stamps_wanted, lastNo = first + countNewlines(chunk, 0, chunk.length);
+    var end = chunk.length, stamps = [];
+    for (var back = 0; back < n && end >= 0; back++) {
+      var start = chunk.lastIndexOf("\n", end - 1) + 1;
+      if (end === 0) start = 0;
+      var stamp = this.e.parseStamp(chunk.slice(start, Math.min(end, start + this.e.rules.timestamps.head * 4)));
+      if (stamp) { stamps.push([lastNo - back, stamp[0], stamp[1]]); if (stamps.length >= want) break; }
+      if (start === 0) break;
+      end = start - 1;
     }
-    return stamps;
+    return stamps.reverse();
   };
   Scanner.prototype.informativeLines = function (chunk, first, fromEnd) {
-    var lines = chunk.split("\n"), limit = this.cfg.informative_kept, maxLine = this.cfg.max_line;
+    var lines = chunk.split("\n"), limit = this.cfg.informative_kept, maxLine = this.text.maxLine;
     var order = lines.map(function (l, i) { return [first + i, l]; });
     if (fromEnd) order.reverse();
     var kept = [], seen = new Set();
-    for (var i = 0; i < order.length; i++) {
-      var line = order[i][1].slice(0, maxLine);
-      if (this.e.informative.test(line) && !seen.has(line)) {
-        seen.add(line);
-        kept.push([order[i][0], line]);
-        if (kept.length >= limit) break;
+    for (var i = 0; i < order.length && kept.length < limit; i++) {
+      var parts = order[i][1].split("\r");
+      for (var p = 0; p < parts.length; p++) {
+        var line = M.sliceCp(parts[p], 0, maxLine);
+        if (!seen.has(line) && this.e.informative.test(line)) { seen.add(line); kept.push([order[i][0], line]); }
       }
     }
-    return kept;
+    return kept.slice(0, limit);
   };
   function countNewlines(s, from, to) {
     var n = 0, i = s.indexOf("\n", from);
@@ -126,26 +153,37 @@
     return n;
   }
 
-  // Chunks that end on line boundaries (scan.chunks): text pieces in, chunks out.
-  function Chunker(size) { this.size = size; this.carry = ""; }
+  // Chunks that end on line ends (scan.chunks): text pieces in, [normalised chunk, cut] out. Sizes
+  // are in UTF-16 units here and bytes in Python; only where a giant line is cut differs.
+  function Chunker(size, text) { this.size = size; this.carry = ""; this.text = text; }
   Chunker.prototype.push = function (piece, out) {
     this.carry += piece;
     while (this.carry.length >= this.size) {
       var cut = this.carry.lastIndexOf("\n", this.size - 1);
-      if (cut === -1) cut = this.size;
-      out.push(this.carry.slice(0, cut).replace(/\r/g, ""));
-      this.carry = this.carry.charAt(cut) === "\n" ? this.carry.slice(cut + 1) : this.carry.slice(cut);
+      if (cut !== -1) {
+        out.push([this.text.normalise(this.carry.slice(0, this.carry.charAt(cut - 1) === "\r" ? cut - 1 : cut)), false]);
+        this.carry = this.carry.slice(cut + 1);
+        continue;
+      }
+      cut = this.size;
+      var c = this.carry.charCodeAt(cut - 1);
+      if (c >= 0xd800 && c <= 0xdbff) cut--;          // not inside a surrogate pair
+      if (this.carry.charAt(cut - 1) === "\r") cut--;  // nor between the CR and LF of one line end
+      out.push([this.text.normalise(this.carry.slice(0, cut)), true]);
+      this.carry = this.carry.slice(cut);
     }
   };
   Chunker.prototype.end = function (out) {
     var carry = this.carry;
-    if (carry.charAt(carry.length - 1) === "\n") carry = carry.slice(0, -1);
-    if (carry) out.push(carry.replace(/\r/g, ""));
+    if (carry.charAt(carry.length - 1) === "\n") {
+      carry = carry.slice(0, -1);
+      if (carry.charAt(carry.length - 1) === "\r") carry = carry.slice(0, -1);
+    }
+    if (carry) out.push([this.text.normalise(carry), false]);
     this.carry = "";
   };
 
-
   var api = { Scanner: Scanner, Chunker: Chunker };
-  if (typeof module === "object" && module.exports) module.exports = api;
+  if (node) module.exports = api;
   else Object.assign(root.RelrefMatch = root.RelrefMatch || {}, api);
 })(typeof self !== "undefined" ? self : this);

@@ -2,6 +2,8 @@
 // Loaded by the match worker (importScripts) and by node (require) in the parity tests.
 (function (root) {
   "use strict";
+  var node = typeof module === "object" && module.exports;
+  var M = node ? Object.assign({}, require("./dialect.js"), require("./text.js")) : root.RelrefMatch;
   var MONTHS = { Jan: 1, Feb: 2, Mar: 3, Apr: 4, May: 5, Jun: 6, Jul: 7, Aug: 8, Sep: 9, Oct: 10, Nov: 11, Dec: 12 };
   function utc(y, mo, d, h, mi, s) { return Date.UTC(y, mo - 1, d, h, mi, s) / 1000; }
   var READERS = {
@@ -28,10 +30,11 @@
   };
   function Stamps(rules) {
     this.lead = rules.lead;
-    this.forms = rules.forms.map(function (f) { return [f[0], new RegExp(f[1])]; });
+    this.headLength = rules.head;
+    this.forms = rules.forms.map(function (f) { return [f[0], M.compileRule(f[1])]; });
   }
   Stamps.prototype.parse = function (line) {
-    var lead = this.lead, head = line.slice(0, lead + 40), best = null;
+    var lead = this.lead, head = M.sliceCp(line, 0, this.headLength), best = null;
     for (var i = 0; i < this.forms.length; i++) {
       var m = this.forms[i][1].exec(head);
       if (m && m.index <= lead && (best === null || m.index < best[1].index)) best = [this.forms[i][0], m];
@@ -41,6 +44,6 @@
 
 
   var api = { Stamps: Stamps };
-  if (typeof module === "object" && module.exports) module.exports = api;
+  if (node) module.exports = api;
   else Object.assign(root.RelrefMatch = root.RelrefMatch || {}, api);
 })(typeof self !== "undefined" ? self : this);

@@ -1,7 +1,8 @@
 // The match worker: all matching happens here, off the page's main thread. It loads the match
 // index once, reads pasted text or a dropped file in pieces, reports progress, and answers with the
 // same result object as `relref match --json`. It makes no request but the index.
-importScripts("../vendor/lunr-2.3.9.min.js", "tokenize.js", "timestamps.js", "hints.js", "scan.js", "engine.js");
+importScripts("../vendor/lunr-2.3.9.min.js", "../vendor/re2js-2.10.0.js", "dialect.js", "text.js", "tokenize.js",
+              "timestamps.js", "hints.js", "scan.js", "engine.js");
 
 var CAP = 64 * 1024 * 1024;   // characters matched at most: above it, the last CAP are matched
 var PIECE = 1024 * 1024;
@@ -50,13 +51,13 @@ function capNote(size, unit) {
 
 function run(job) {
   return load().then(function (eng) {
-    var source = pieces(job), scanner = eng.scanner(), chunker = new RelrefMatch.Chunker(eng.rules.scan.chunk);
+    var source = pieces(job), scanner = eng.scanner(), chunker = eng.chunker();
     var done = 0, first = true, i = 0;
     function step() {
       if (i >= source.list.length) {
         var rest = [];
         chunker.end(rest);
-        rest.forEach(function (c) { scanner.feed(c); });
+        rest.forEach(function (c) { scanner.feed(c[0], c[1]); });
         return eng.rank(scanner.finish(), job.context || "", job.top || 5);
       }
       return Promise.resolve(source.list[i++]()).then(function (piece) {
@@ -64,7 +65,7 @@ function run(job) {
         first = false;
         var chunks = [];
         chunker.push(piece, chunks);
-        chunks.forEach(function (c) { scanner.feed(c); });
+        chunks.forEach(function (c) { scanner.feed(c[0], c[1]); });
         done += piece.length;
         postMessage({ type: "progress", id: job.id, done: Math.min(done, source.total), total: source.total });
         return step();

@@ -1,0 +1,71 @@
+"""How pasted text is read before anything matches it, the same way in both engines.
+
+Under RE2, `\\s` and `\\d` are ASCII in Python and in the browser alike, so the engines agree by
+normalising first: the Unicode spaces below become a space; U+2028, U+2029 and U+0085 end a line;
+CRLF is one line end; a lone CR (progress bars) also ends a line for matching. Line numbers count
+LF line ends only, as `grep -n` does, so soft line ends are kept as CR. Lengths are code points.
+Twin: docs/assets/javascripts/match/text.js.
+"""
+import re2
+
+SPACES = "\u00a0" + "".join(chr(c) for c in range(0x2000, 0x200B)) + "\u202f\u205f\u3000"
+SOFT_ENDS = "\u2028\u2029\u0085"
+MAX_LINE = 4096        # code points of a line a pattern sees at once
+HALF_WINDOW = 2048     # a longer line is matched in windows reaching this far before a literal
+
+_REPLACEMENT = {ch.encode("utf-8"): b"\r" if ch in SOFT_ENDS else b" " for ch in SOFT_ENDS + SPACES}
+_LEADS = sorted({seq[:1] for seq in _REPLACEMENT})  # a single byte is found at memchr speed
+_OPTIONS = re2.Options()
+_OPTIONS.encoding = re2.Options.Encoding.LATIN1  # byte by byte: the pattern spells UTF-8 sequences
+_SEQUENCE = re2.compile(b"|".join(re2.escape(seq) for seq in sorted(_REPLACEMENT)), _OPTIONS)
+
+
+def normalise_bytes(data: bytes) -> bytes:
+    """UTF-8 text with CRLF as LF, soft line ends as CR and Unicode spaces as ASCII spaces."""
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n")
+    if any(lead in data for lead in _LEADS) and _SEQUENCE.search(data) is not None:
+        data = _SEQUENCE.sub(lambda m: _REPLACEMENT[m.group()], data)
+    return data
+
+
+def normalise_text(text: str) -> str:
+    """The same rules on a str (the context line, and the shared test vectors)."""
+    text = text.replace("\r\n", "\n")
+    for ch in SOFT_ENDS:
+        text = text.replace(ch, "\r")
+    for ch in SPACES:
+        text = text.replace(ch, " ")
+    return text
+
+
+def windows(line: str, positions) -> list[str]:
+    """The parts of a line a pattern sees: the whole line when it is at most MAX_LINE code points,
+    else one window of MAX_LINE code points starting HALF_WINDOW before each literal position."""
+    if len(line) <= MAX_LINE:
+        return [line]
+    out = []
+    for at in sorted(set(positions)):
+        start = max(0, at - HALF_WINDOW)
+        out.append(line[start:start + MAX_LINE])
+    return out
+
+
+ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def ascii_lower(text: str) -> str:
+    """Lower-case A-Z only, so offsets stay put (str.lower() changes lengths for a few letters)."""
+    return text.translate(ASCII_LOWER)
+
+
+def literal_positions(line: str, literals, ignore_case: bool) -> list[int]:
+    """Every position in `line` where one of the literals starts."""
+    hay = ascii_lower(line) if ignore_case else line
+    out = []
+    for literal in literals:
+        at = hay.find(literal)
+        while at != -1:
+            out.append(at)
+            at = hay.find(literal, at + 1)
+    return out
