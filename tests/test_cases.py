@@ -10,7 +10,8 @@ import yaml
 from relref import paths
 from relref.match import load_engine
 from relref.match.evaluation import (CASE_SCHEMA, DEVSET, FROZEN, MOVED_OUT, TOPUP, devset_cases, hard_negatives,
-                                     read_cases, testsplit_cases, thread_key)
+                                     read_cases, thread_key)
+from relref.match.evaluation import testsplit_cases as split_cases
 from relref.records.load import load_records
 
 PLANNED = paths.ROOT / "tests" / "data" / "planned-references.yaml"
@@ -36,7 +37,7 @@ def test_case_files_follow_the_case_schema(file):
 
 
 def test_labels_name_real_references_and_their_causes(causes_by_ref):
-    for case in devset_cases() + read_cases(FROZEN) + testsplit_cases("topup"):
+    for case in devset_cases() + read_cases(FROZEN) + split_cases("topup"):
         for ref in case.accept:
             assert ref in causes_by_ref, f"{case.id}: no reference {ref!r}"
         if case.cause:
@@ -47,7 +48,7 @@ def test_labels_name_real_references_and_their_causes(causes_by_ref):
 
 
 def test_ids_are_unique_across_every_set():
-    ids = [c.id for c in devset_cases() + read_cases(FROZEN) + testsplit_cases("topup")]
+    ids = [c.id for c in devset_cases() + read_cases(FROZEN) + split_cases("topup")]
     assert len(ids) == len(set(ids))
 
 
@@ -63,7 +64,7 @@ def test_test_split_shares_no_thread_with_records_or_the_development_set():
     case's source is off limits to the test split; this keeps holding as records grow."""
     used = {thread_key(u) for u in _urls_in_records()}
     used |= {k for c in devset_cases() for k in c.threads}
-    test = read_cases(FROZEN) + testsplit_cases("topup")
+    test = read_cases(FROZEN) + split_cases("topup")
     shared = sorted((c.id, k) for c in test for k in c.threads if k in used)
     assert not shared, f"test-split cases share threads with records or the development set: {shared}"
     threads = [k for c in test for k in c.threads]

@@ -177,8 +177,8 @@ def test_what_a_scan_keeps_is_bounded_however_many_lines_match(engine):
     from relref.match.scan import HITS_KEPT, INFORMATIVE_KEPT, Scanner, chunks
     scanner = Scanner(engine.signatures)
     lines = "".join(f"[{i}.000000] {XID79}\n" for i in range(1, 100001))
-    for chunk in chunks(lines):
-        scanner.feed(chunk)
+    for chunk, cut in chunks(lines):
+        scanner.feed(chunk, cut)
     scan = scanner.finish()
     index = next(i for i, s in enumerate(engine.signatures) if s["id"] == "xid-79-fallen-off-bus")
     assert scan.counts[index] == 100000

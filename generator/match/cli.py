@@ -1,5 +1,4 @@
 """`relref match [FILE|-] [--context TEXT] [--top N] [--json] [--index FILE]`."""
-import codecs
 import json
 import sys
 from pathlib import Path
@@ -36,7 +35,7 @@ def run(args) -> int:
         return EXIT_UNREADABLE
     with stream:
         try:
-            result = engine.match(_decoded(stream), context=args.context, top=max(1, args.top))
+            result = engine.match(_blocks(stream), context=args.context, top=max(1, args.top))
         except OSError as exc:
             print(f"relref match: cannot read {args.file}: {exc}", file=sys.stderr)
             return EXIT_UNREADABLE
@@ -44,44 +43,52 @@ def run(args) -> int:
     return EXIT_CONFIDENT if result["confident"] else EXIT_NOT_CONFIDENT
 
 
-def _decoded(stream):
-    """Bytes in, text out, in bounded pieces; undecodable bytes become U+FFFD."""
-    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+def _blocks(stream):
+    """The input in bounded pieces of bytes (the engine decodes what it shows, undecodable bytes
+    as U+FFFD)."""
     while True:
         block = stream.read(READ_SIZE)
         if not block:
-            tail = decoder.decode(b"", final=True)
-            if tail:
-                yield tail
             return
-        yield decoder.decode(block)
+        yield block
 
 
 def render_text(result: dict) -> str:
-    out = []
-    if not result["matches"]:
-        out.append("No confident match: nothing in the paste matches a reference.")
-    elif not result["confident"]:
-        out.append("No confident match. Closest references, to be told apart by the checks below:")
-    else:
-        out.append("Match (a matching message alone does not confirm the cause: run the checks):")
-    for n, m in enumerate(result["matches"], 1):
-        out.append(f"\n{n}. [{m['confidence']}] {m['title']}  (score {m['score']:.2f})\n   {m['url']}")
+    """The answer first, then the candidates with the lines and causes that point at them, the
+    checks to run next, and further reading apart."""
+    out = [result["answer"]]
+    candidates = [m for m in result["matches"] if m["confidence"] != "weak"] if result["verdict"] != "none" else []
+    shown = candidates or result["matches"]
+    if shown:
+        out.append("\nCandidates:" if candidates else "\nClosest references (words only; nothing names a fault they cover):")
+    for n, m in enumerate(shown, 1):
+        out.append(f"\n{n}. [{m['confidence']}] {m['title']}\n   {m['url']}")
+        for cause in m.get("causes", []):
+            out.append(f"   cause: {cause['title']} (line {', '.join(map(str, cause['lines']))})")
         for w in m["why"]:
             out.append("   - " + _why_line(w))
     checks = result["next_checks"]
     if checks:
-        apart = not result["confident"] and len(result["matches"]) > 1
+        apart = result["verdict"] == "ambiguous" and len(candidates) > 1
         out.append("\nChecks to run next" + (" (they tell the candidates apart):" if apart else ":"))
         for c in checks:
             out.append(f"  * {c['title']}  [{c['reference']}]")
             out.append(f"      $ {c['command']}" if c["command"] else f"      look at: {c['observation']}")
             out.append(f"      {c['url']}")
+    for finding in result.get("findings", []):
+        out.append(f"\nSeparate failure: {finding['answer']} (lines {', '.join(map(str, finding['lines']))})")
+    further = result.get("further_reading", [])
+    if further:
+        out.append("\nFurther reading (field reports and practices):")
+        out += [f"  - {m['title']}  {m['url']}" for m in further]
     for w in result["warnings"]:
         out.append(f"\nwarning: {w['text']}")
     read = describe_hints(result.get("hints", {}))
     if read:
         out.append(f"\nRead from the paste and context: {read}.")
+    cues = [c for c in result.get("cues", []) if not c["negated"]]
+    if cues:
+        out.append("Read from the context: " + "; ".join(f"\"{c['text']}\" ({c['reason']})" for c in cues) + ".")
     return "\n".join(out)
 
 

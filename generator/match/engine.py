@@ -22,7 +22,7 @@ from lunr.query import QueryPresence
 from . import hints as hint_rules
 from .scan import Scanner, _Compiled, chunks
 from .text import normalise_text
-from .tokenize import tokenize
+from .tokenize import tokenize, tokenize_words
 
 ENGINE_VERSION = "2.0.0"
 RESULT_SCHEMA_VERSION = 2
@@ -43,6 +43,8 @@ WORDS_SHOWN = 8
 CHECKS_PER_MATCH = 4
 NEXT_CHECKS, NEXT_CHECKS_DEPTH = 8, 3  # checks listed first, and how deep into each candidate's list
 WEAK_SHOWN = 3        # a `none` answer lists at most this many references
+FURTHER_FLOOR = 0.5   # relative relevance a field report or practice needs without a matched line
+FURTHER_SHOWN = 3
 
 
 class Engine:
@@ -70,9 +72,12 @@ class Engine:
         replay = hint_rules.live(cues, "replay")
         stale = _stale_hits(scan, self.signatures, self.rules.window_seconds(context), replay, warnings)
         sample = "\n".join(t for _, t in scan.informative)
-        hit_lines = "\n".join(dict.fromkeys(h.text for hits in scan.hits.values() for h in hits))
+        hit_lines = "\n".join(dict.fromkeys(h.text for index in sorted(scan.hits) for h in scan.hits[index]))
         hints = hint_rules.merge(self.rules.read_hints(context), self.rules.read_hints(sample + "\n" + hit_lines))
         text_scores, terms = self._full_text(hit_lines, sample, context)
+        spoken = {}  # term -> the word the paste or context wrote for it
+        for term, word in tokenize_words(hit_lines + "\n" + sample + "\n" + context):
+            spoken.setdefault(term, word)
         hit_words = set(tokenize(hit_lines))
         candidates = {}
         for index in sorted(scan.hits):
@@ -87,11 +92,12 @@ class Engine:
         for cue in live_cues:  # a cue brings up the references it speaks for, if the paste touches them at all
             listed |= {ref for ref in cue.supports if ref in self.refs and (ref in candidates or text_scores.get(ref, 0) > 0)}
         scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
-                              condition, live_cues, hit_words) for ref in listed]
+                              condition, live_cues, hit_words, spoken) for ref in listed]
         scored = [m for m in scored if m is not None]
         scored.sort(key=lambda m: (-m["score"], m["id"]))
         matches = [m for m in scored if m["kind"] in CANDIDATE_KINDS]
-        further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS]
+        further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS
+                   and (m["_lines"] or text_scores.get(m["id"], 0) >= FURTHER_FLOOR)]
         _assign_confidence(matches, self.refs)
         verdict = ("confident" if matches and matches[0]["confidence"] == "strong" else
                    "ambiguous" if any(m["confidence"] != "weak" for m in matches) else "none")
@@ -100,7 +106,7 @@ class Engine:
         for m in matches + further:
             m["checks"] = self._checks(m)
         next_checks = [] if verdict == "none" else self._next_checks(matches, verdict)
-        further = further[:top]
+        further = further[:FURTHER_SHOWN]
         for m in matches + further:
             for key in ("_strong_evidence", "_lines", "_hits", "_cause_weight"):
                 m.pop(key, None)
@@ -132,7 +138,7 @@ class Engine:
         return ({r["ref"]: r["score"] / best for r in results},
                 {r["ref"]: sorted(r["match_data"].metadata) for r in results})
 
-    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, hit_words):
+    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, hit_words, spoken):
         ref = self.refs[ref_id]
         is_condition = CONDITION in ref["explains"]
         score, why, strong_evidence, cause_weight = 0.0, [], False, {}
@@ -158,7 +164,7 @@ class Engine:
                         "text": hits[0].text[:300]})
         if not is_condition or condition:
             score += WEIGHTS["text"] * text_score
-        shown = [t for t in terms if t in hit_words] if sig_hits else terms
+        shown = [spoken.get(t, t) for t in terms if t in hit_words] if sig_hits else [spoken.get(t, t) for t in terms]
         if shown:
             why.append({"kind": "words", "terms": shown[:WORDS_SHOWN], "relevance": _round(text_score, 3)})
         fits, conflicts, unsupported = _context_fit(ref, hints)

@@ -174,11 +174,13 @@ def merge(a: dict, b: dict) -> dict:
     return merged
 
 
-def table() -> dict:
-    """The rules as the index carries them to the browser engine."""
+def table(known: set | None = None) -> dict:
+    """The rules as the index carries them to the browser engine (cues naming only `known` references)."""
+    def kept(refs):
+        return [r for r in refs if known is None or r in known]
     return {"frameworks": FRAMEWORKS, "hardware": HARDWARE, "environments": ENVIRONMENTS, "scale": SCALE,
             "version": VERSION, "window": WINDOW, "negated": NEGATED, "default_window": DEFAULT_WINDOW,
             "specific_frameworks": sorted(SPECIFIC_FRAMEWORKS), "units": UNIT_SECONDS,
             "cues": [{"id": c.id, "kind": c.kind, "pattern": c.pattern, "reason": c.reason,
-                      "against": list(c.against), "supports": list(c.supports)} for c in CUES],
+                      "against": kept(c.against), "supports": kept(c.supports)} for c in CUES],
             "negations": [n for n, _ in NEGATIONS], "clause_ends": CLAUSE_ENDS, "negation_reach": NEGATION_REACH}

@@ -25,25 +25,16 @@ GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
 
 def build_index(records: list[Record]) -> dict:
     kinds = {r.id: r.data["kind"] for r in records}
-    _check_cue_references(set(kinds))
     matcher = _PatternFinder(records)
     index = {
         "format": FORMAT,
-        "rules": _rules(),
+        "rules": _rules(set(kinds)),
         "references": [_reference(r) for r in records],
         "signatures": [_signature(r, s, matcher, kinds) for r in records for s in r.data["signatures"]],
         "lunr": _lunr(records),
     }
     index["version"] = hashlib.sha256(json.dumps(index, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
     return index
-
-
-def _check_cue_references(known: set) -> None:
-    """A cue that speaks for or against a reference must name one that exists."""
-    from .hints import CUES
-    unknown = sorted({ref for cue in CUES for ref in cue.against + cue.supports} - known)
-    if unknown:
-        raise ValueError(f"the context cues (generator/match/hints.py) name references that do not exist: {unknown}")
 
 
 def write_index(records: list[Record], path: Path) -> None:
@@ -176,8 +167,9 @@ def _lunr_document(data: dict) -> dict:
             "body": tokenize(" ".join(body))}
 
 
-def _rules() -> dict:
-    """The engine's tables, shared with the browser engine so both read one definition."""
+def _rules(known: set | None = None) -> dict:
+    """The engine's tables, shared with the browser engine so both read one definition. Cues keep
+    only the references this record set has (tests/test_cues.py checks the catalog has them all)."""
     from . import engine, hints, scan, text, timestamps, tokenize as tok
     return {
         "text": {"spaces": text.SPACES, "soft_ends": text.SOFT_ENDS, "max_line": text.MAX_LINE,
@@ -186,7 +178,7 @@ def _rules() -> dict:
                       "suffixes": list(tok.SUFFIXES), "max_token": tok.MAX_TOKEN, "min_stem": tok.MIN_STEM},
         "timestamps": {"forms": [[kind, rx.pattern] for kind, rx in timestamps.FORMS], "lead": timestamps.LEAD,
                        "head": timestamps.HEAD},
-        "hints": hints.table(),
+        "hints": hints.table(known),
         "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT,
                  "stamps_wanted": scan.STAMPS_WANTED,
                  "tail_stamps": scan.TAIL_STAMPS, "short_paste": scan.SHORT_PASTE, "informative": scan.INFORMATIVE},
@@ -195,6 +187,7 @@ def _rules() -> dict:
                  "context_boost": engine.CONTEXT_BOOST, "words_shown": engine.WORDS_SHOWN,
                  "checks_per_match": engine.CHECKS_PER_MATCH, "next_checks": engine.NEXT_CHECKS,
                  "next_checks_depth": engine.NEXT_CHECKS_DEPTH, "weak_shown": engine.WEAK_SHOWN,
+                 "further_floor": engine.FURTHER_FLOOR, "further_shown": engine.FURTHER_SHOWN,
                  "candidate_kinds": list(engine.CANDIDATE_KINDS), "condition": engine.CONDITION,
                  "engine_version": engine.ENGINE_VERSION, "schema_version": engine.RESULT_SCHEMA_VERSION},
     }

@@ -28,7 +28,8 @@ args kwargs lambda return raise raised during handling above exception another o
 home usr local lib lib64 bin opt root envs env conda miniconda anaconda site packages dist python
 venv src tmp var mnt workspace user users stdout stderr localhost default
 ms us ns sec secs seconds min mins minutes hr hrs hours kb mb gb tb kib mib gib tib bytes
-info debug trace log logs logging time date pid tid rank ranks
+info debug trace log logs logging time date pid tid rank ranks name names type value key id size
+cpp cc cu hpp py pyx so
 """.split())
 KEEP_DIGITS = frozenset("""
 a10 a10g a30 a40 a100 a800 a6000 b100 b200 b300 gb200 gb300 h20 h100 h200 h800 l4 l40 l40s t4 v100 p100
@@ -44,16 +45,21 @@ HEX = frozenset("0123456789abcdef")
 
 def tokenize(text: str) -> list[str]:
     """Terms for full-text relevance, in order, repeats kept."""
+    return [term for term, _ in tokenize_words(text)]
+
+
+def tokenize_words(text: str) -> list[tuple[str, str]]:
+    """(term, the word as written, lower-cased) for each term: answers show the words, not stems."""
     if not text.isascii():
         text = "".join(ch if ch < "\x80" else " " for ch in text)
-    terms = []
+    out = []
     for word in text.split():
         for part in _word_parts(word):
             for token in part.translate(_SPLIT_TABLE).split():
                 term = _term(token)
                 if term:
-                    terms.append(term)
-    return terms
+                    out.append((term, token.strip("_")))
+    return out
 
 
 def _word_parts(word: str) -> list[str]:

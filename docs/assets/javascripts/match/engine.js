@@ -58,6 +58,8 @@
     var hitLines = hitTexts.join("\n");
     var hints = mergeHints(this.hints.read(context), this.hints.read(sample + "\n" + hitLines));
     var ft = this.fullText(hitLines, sample, context), textScores = ft[0], terms = ft[1];
+    var spoken = new Map();  // term -> the word the paste or context wrote for it
+    this.tokenizer.tokenizeWords(hitLines + "\n" + sample + "\n" + context).forEach(function (p) { if (!spoken.has(p[0])) spoken.set(p[0], p[1]); });
     var hitWords = new Set(this.tokenize(hitLines));
     var candidates = new Map();
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
@@ -76,12 +78,14 @@
       cue.supports.forEach(function (ref) { if (self.refs[ref] && (candidates.has(ref) || (textScores[ref] || 0) > 0)) listed.add(ref); });
     });
     var scored = Array.from(listed).map(function (ref) {
-      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, hitWords);
+      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, hitWords, spoken);
     }).filter(Boolean);
     scored.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
     var kinds = rank.candidate_kinds;
     var matches = scored.filter(function (m) { return kinds.indexOf(m.kind) !== -1; });
-    var further = scored.filter(function (m) { return kinds.indexOf(m.kind) === -1; });
+    var further = scored.filter(function (m) {
+      return kinds.indexOf(m.kind) === -1 && (m._lines.size > 0 || (textScores[m.id] || 0) >= rank.further_floor);
+    });
     assignConfidence(matches, this.refs, rank.strong_margin);
     var verdict = matches.length && matches[0].confidence === "strong" ? "confident" :
       matches.some(function (m) { return m.confidence !== "weak"; }) ? "ambiguous" : "none";
@@ -89,7 +93,7 @@
     var findings = verdict !== "none" ? this.findings(matches) : [];
     matches.concat(further).forEach(function (m) { m.checks = self.checks(m); });
     var nextChecks = verdict === "none" ? [] : this.nextChecks(matches, verdict);
-    further = further.slice(0, top);
+    further = further.slice(0, rank.further_shown);
     matches.concat(further).forEach(function (m) { delete m._strong_evidence; delete m._lines; delete m._hits; });
     return { schema_version: rank.schema_version, engine_version: rank.engine_version, index_version: this.index.version || "",
              verdict: verdict, confident: verdict === "confident", answer: answerSentence(verdict, matches),
@@ -121,7 +125,7 @@
     return [scores, terms];
   };
 
-  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, hitWords) {
+  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, hitWords, spoken) {
     var ref = this.refs[refId], rank = this.rules.rank, w = rank.weights, factor = rank.kind_factor[ref.kind];
     var isCondition = ref.explains.indexOf(rank.condition) !== -1;
     var score = 0, why = [], strongEvidence = false, causeWeight = new Map(), ownLine = false;
@@ -144,7 +148,8 @@
                  lines: hits.map(function (x) { return x.lineNo; }).slice(0, 10), count: h[3], text: M.sliceCp(hits[0].text, 0, 300) });
     });
     if (!isCondition || condition) score += w.text * textScore;
-    var shown = sigHits.length ? terms.filter(function (t) { return hitWords.has(t); }) : terms;
+    var say = function (t) { return spoken.has(t) ? spoken.get(t) : t; };
+    var shown = (sigHits.length ? terms.filter(function (t) { return hitWords.has(t); }) : terms).map(say);
     if (shown.length) why.push({ kind: "words", terms: shown.slice(0, rank.words_shown), relevance: round(textScore, 3) });
     var fc = this.contextFit(ref, hints), fits = fc[0], conflicts = fc[1], unsupported = fc[2];
     var models = ref.gpu_models;

@@ -47,6 +47,12 @@
     if (tok) out.push(tok);
     return out;
   }
+  function trimUnderscores(token) {
+    var a = 0, b = token.length;
+    while (a < b && token[a] === "_") a++;
+    while (b > a && token[b - 1] === "_") b--;
+    return token.slice(a, b);
+  }
   function isDigits(s) { for (var i = 0; i < s.length; i++) { var c = s.charCodeAt(i); if (c < 48 || c > 57) return false; } return s.length > 0; }
   function isHexLike(s) {
     var alpha = true;
@@ -76,10 +82,7 @@
   function endsWith(s, suffix) { return s.length >= suffix.length && s.slice(s.length - suffix.length) === suffix; }
 
   Tokenizer.prototype.term = function (token) {
-    var a = 0, b = token.length;
-    while (a < b && token[a] === "_") a++;
-    while (b > a && token[b - 1] === "_") b--;
-    token = token.slice(a, b);
+    token = trimUnderscores(token);
     if (this.keep.has(token)) return token;
     if (token.length < 2 || token.length > this.max) return null;
     if (isDigits(token) || token.slice(0, 2) === "0x" || (token.length >= 4 && isHexLike(token))) return null;
@@ -94,10 +97,14 @@
   };
 
   Tokenizer.prototype.tokenize = function (text) {
+    return this.tokenizeWords(text).map(function (p) { return p[0]; });
+  };
+  // [term, the word as written, lower-cased] for each term: answers show the words, not stems.
+  Tokenizer.prototype.tokenizeWords = function (text) {
     var out = [], self = this;
     words(text).forEach(function (word) {
       wordParts(word).forEach(function (part) {
-        tokens(part).forEach(function (tok) { var t = self.term(tok); if (t) out.push(t); });
+        tokens(part).forEach(function (tok) { var t = self.term(tok); if (t) out.push([t, trimUnderscores(tok)]); });
       });
     });
     return out;
