@@ -180,7 +180,7 @@ def _rules(known: set | None = None) -> dict:
                        "head": timestamps.HEAD},
         "hints": hints.table(known),
         "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT,
-                 "stamps_wanted": scan.STAMPS_WANTED,
+                 "stamps_wanted": scan.STAMPS_WANTED, "stamped_hits": scan.STAMPED_HITS,
                  "tail_stamps": scan.TAIL_STAMPS, "short_paste": scan.SHORT_PASTE, "informative": scan.INFORMATIVE},
         "rank": {"weights": engine.WEIGHTS, "kind_factor": engine.KIND_FACTOR, "text_floor": engine.TEXT_FLOOR,
                  "min_terms": engine.MIN_TERMS, "strong_margin": engine.STRONG_MARGIN, "max_terms": engine.MAX_TERMS,

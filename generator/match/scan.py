@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 import re2
 
 from . import text, timestamps
-from .dialect import compile_rule
+from .dialect import ChunkSearch, compile_rule
 
 CHUNK = 1 << 20          # bytes per chunk
 HITS_KEPT = 8            # first and last hits kept per signature
@@ -24,6 +24,7 @@ INFORMATIVE_KEPT = 100   # informative lines kept from the start and from the en
 TAIL_STAMPS = 64         # lines at each chunk's end whose stamps may be read
 STAMPS_WANTED = 4        # ... stopping at this many stamped lines
 SHORT_PASTE = 40         # a paste this short is used whole for full-text relevance
+STAMPED_HITS = 4096      # hit lines whose stamps count for the staleness rules (then only kept hits')
 INFORMATIVE = (r"error|exception|fail|fatal|timeout|timed out|killed|abort|panic|traceback|"
                r"warn|oom|refused|denied|not found|nan\b|segmentation|signal|xid|nccl|assert|"
                r"corrupt|stuck|hang|unable|cannot|exit")
@@ -54,6 +55,11 @@ class _Compiled:
 
     def __init__(self, signatures: list[dict]):
         self.tests = [compile_rule_pair(s) for s in signatures]
+        self.search = [ChunkSearch(s["pattern"], s["ignore_case"]) for s in signatures]
+        # A match of a case-sensitive pattern without `unless` contains its required literal, so a
+        # line it is found in needs no second look unless the line is long.
+        self.direct = [not s["ignore_case"] and not s.get("unless") for s in signatures]
+        self.literal_bytes = [[lit.encode("utf-8") for lit in s["literals"]] for s in signatures]
         self.literals = [s["literals"] for s in signatures]
         self.ignore_case = [s["ignore_case"] for s in signatures]
         self.always = [i for i, s in enumerate(signatures) if not s["literals"]]
@@ -77,6 +83,11 @@ class _Compiled:
         return sorted({i for k in (found or ()) for i in self.literal_owners[k]} | set(self.always))
 
 
+def _hit(line_no: int, shown) -> Hit:
+    line = shown.decode("utf-8", "replace") if isinstance(shown, bytes) else shown
+    return Hit(line_no, line, timestamps.parse(line))
+
+
 def compile_rule_pair(signature: dict):
     return (compile_rule(signature["pattern"], signature["ignore_case"]),
             compile_rule(signature["unless"], signature["ignore_case"]) if signature.get("unless") else None)
@@ -92,6 +103,7 @@ class Scanner:
         self._short_lines: list = []
         self._tails: dict = {}
         self._last_uptime = None
+        self._stamped = 0
 
     def feed(self, chunk: bytes, cut: bool = False) -> None:
         """Scan one normalised chunk. `cut`: it ends inside a line longer than a chunk."""
@@ -124,39 +136,51 @@ class Scanner:
             merged = {n: t for n, t in self._first_informative + tail}
             result.informative = sorted(merged.items())
         for index, (head, tail) in self._tails.items():
+            tail = [h if isinstance(h, Hit) else _hit(*h) for h in tail]
             result.hits[index] = head + [h for h in tail if h.line_no > head[-1].line_no]
         return result
 
     def _scan_signatures(self, chunk: bytes, matchable: bytes, first: int) -> list:
         c = self.compiled
-        found = {}  # (line start, signature index) -> line text
-        lines_cache: dict = {}
+        found = {}  # (line start, signature index) -> line text (str), or None: the whole line, undecoded
         for index in c.present(matchable):
-            regex, unless = c.tests[index]
-            pos = 0
-            while pos <= len(matchable):
-                m = regex.search(matchable, pos)
-                if m is None:
+            search, regex, unless = c.search[index], *c.tests[index]
+            pos, size = 0, len(matchable)
+            while pos <= size:
+                at = search.find(matchable, pos)
+                if at < 0:
                     break
-                start = matchable.rfind(b"\n", 0, m.start()) + 1
-                end = matchable.find(b"\n", m.start())
-                end = len(matchable) if end == -1 else end
-                line = lines_cache.get(start)
-                if line is None:
-                    line = lines_cache[start] = matchable[start:end].decode("utf-8", "replace")
-                shown = self._line_verdict(index, line, regex, unless)
+                start = matchable.rfind(b"\n", 0, at) + 1
+                end = matchable.find(b"\n", at)
+                end = size if end == -1 else end
+                pos = end + 1
+                if end - start <= text.MAX_LINE and (c.direct[index] or self._has_literal(index, matchable[start:end])):
+                    if c.direct[index] or unless is None or unless.search(matchable[start:end]) is None:
+                        found[(start, index)] = None
+                    continue
+                shown = self._line_verdict(index, matchable[start:end].decode("utf-8", "replace"), regex, unless)
                 if shown is not None:
                     found[(start, index)] = shown
-                pos = end + 1
         line_no, cursor, stamps = first, 0, []
-        for (start, index), line in sorted(found.items()):
+        for (start, index), shown in sorted(found.items()):
             line_no += chunk.count(b"\n", cursor, start)
             cursor = start
-            hit = Hit(line_no, line, timestamps.parse(line))
-            self._keep_hit(index, hit)
-            if hit.stamp:
-                stamps.append((line_no, *hit.stamp))
+            if shown is None:
+                end = matchable.find(b"\n", start)
+                shown = matchable[start:len(matchable) if end == -1 else end]  # decoded only if it is kept
+            if self._stamped < STAMPED_HITS:  # early hits' stamps count for staleness, in line order
+                self._stamped += 1
+                hit = _hit(line_no, shown)
+                if hit.stamp:
+                    stamps.append((line_no, *hit.stamp))
+                self._keep_hit(index, hit)
+            else:
+                self._keep_hit(index, (line_no, shown))
         return stamps
+
+    def _has_literal(self, index: int, line: bytes) -> bool:
+        hay = line.lower() if self.compiled.ignore_case[index] else line
+        return any(lit in hay for lit in self.compiled.literal_bytes[index])
 
     def _line_verdict(self, index: int, line: str, regex, unless):
         """The text to show when the signature matches this line (None when it does not): the line
@@ -174,11 +198,13 @@ class Scanner:
                 return part
         return None
 
-    def _keep_hit(self, index: int, hit: Hit) -> None:
+    def _keep_hit(self, index: int, hit) -> None:
+        """Count every hit; keep the first HITS_KEPT as Hits and a rolling last HITS_KEPT, which
+        stay undecoded (line number, text or bytes) until finish() turns the survivors into Hits."""
         self.result.counts[index] = self.result.counts.get(index, 0) + 1
         head, tail = self._tails.setdefault(index, ([], deque(maxlen=HITS_KEPT)))
         if len(head) < HITS_KEPT:
-            head.append(hit)
+            head.append(hit if isinstance(hit, Hit) else _hit(*hit))
         else:
             tail.append(hit)
 

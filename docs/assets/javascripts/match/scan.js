@@ -16,6 +16,7 @@
     this.result = { hits: new Map(), counts: new Map(), informative: [], newest: {}, lastBoot: 0, lines: 0, chars: 0,
                     longLines: 0, splitLines: [] };
     this.lineNo = 1;
+    this.stamped = 0;
     this.lastUptime = null;
     this.firstInformative = [];
     this.lastChunk = null;
@@ -47,9 +48,11 @@
         .forEach(function (p) { merged.set(p[0], p[1]); });
       r.informative = Array.from(merged.entries()).sort(function (a, b) { return a[0] - b[0]; });
     }
+    var self = this;
     this.tails.forEach(function (ht, index) {
       var head = ht[0], last = head[head.length - 1].lineNo;
-      r.hits.set(index, head.concat(ht[1].filter(function (h) { return h.lineNo > last; })));
+      var tail = ht[1].map(function (h) { return h.stamp === undefined ? self.hit(h.lineNo, h.text) : h; });
+      r.hits.set(index, head.concat(tail.filter(function (h) { return h.lineNo > last; })));
     });
     return r;
   };
@@ -84,9 +87,12 @@
     for (var i = 0; i < hits.length; i++) {
       lineNo += countNewlines(chunk, cursor, hits[i][0]);
       cursor = hits[i][0];
-      var hit = { lineNo: lineNo, text: hits[i][2], stamp: this.e.parseStamp(hits[i][2]) };
-      this.keepHit(hits[i][1], hit);
-      if (hit.stamp) stamps.push([lineNo, hit.stamp[0], hit.stamp[1]]);
+      if (this.stamped < this.cfg.stamped_hits) {  // early hits' stamps count for staleness, in line order
+        this.stamped++;
+        var hit = this.hit(lineNo, hits[i][2]);
+        if (hit.stamp) stamps.push([lineNo, hit.stamp[0], hit.stamp[1]]);
+        this.keepHit(hits[i][1], hit);
+      } else this.keepHit(hits[i][1], { lineNo: lineNo, text: hits[i][2], stamp: undefined });
     }
     return stamps;
   };
@@ -110,12 +116,15 @@
       }
     }
   };
+  Scanner.prototype.hit = function (lineNo, text) { return { lineNo: lineNo, text: text, stamp: this.e.parseStamp(text) }; };
+  // Count every hit; keep the first hits_kept and a rolling last hits_kept, whose stamps are read
+  // in finish() for the survivors only.
   Scanner.prototype.keepHit = function (index, hit) {
     var r = this.result;
     r.counts.set(index, (r.counts.get(index) || 0) + 1);
     if (!this.tails.has(index)) this.tails.set(index, [[], []]);
     var ht = this.tails.get(index), kept = this.cfg.hits_kept;
-    if (ht[0].length < kept) ht[0].push(hit);
+    if (ht[0].length < kept) ht[0].push(hit.stamp === undefined ? this.hit(hit.lineNo, hit.text) : hit);
     else { ht[1].push(hit); if (ht[1].length > kept) ht[1].shift(); }
   };
   // Stamps of the last lines of a chunk, read from the end: at most tail_stamps lines, and no further
