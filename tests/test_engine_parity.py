@@ -53,3 +53,34 @@ def test_both_engines_answer_every_case_alike(index):
             keys = [k for k in mine if mine[k] != theirs[k]]
             differ.append(f"{case.id}: {keys[0]}: python {mine[keys[0]]} javascript {theirs[keys[0]]}")
     assert not differ, "\n".join(differ[:20])
+
+
+ENGINE_VECTORS = json.loads((paths.ROOT / "tests" / "data" / "engine-vectors.json").read_text(encoding="utf-8"))
+
+
+def test_the_text_rules_give_what_they_promise(index):
+    """Spaces and line ends are normalised before matching, lines are numbered by LF ends,
+    digits are ASCII, and a literal past the 4,096-character cap is still found."""
+    engine = Engine(index, "")
+    for vector in ENGINE_VECTORS:
+        result = engine.match(vector["text"], context=vector.get("context", ""))
+        expect = vector.get("expect", {})
+        if "top" in expect:
+            assert result["matches"] and result["matches"][0]["id"] == expect["top"], vector["id"]
+        if "scale" in expect:
+            assert result["hints"]["scale"] == expect["scale"], vector["id"]
+        if "xid_line" in expect:
+            lines = [w["lines"][0] for m in result["matches"] for w in m["why"]
+                     if w["kind"] == "signature" and "xid" in w["signature"]]
+            assert lines and lines[0] == expect["xid_line"], vector["id"]
+        if "lines" in expect:
+            assert any(w["kind"] == "signature" for m in result["matches"] for w in m["why"]), vector["id"]
+
+
+@needs_node
+def test_both_engines_read_the_text_rules_alike(index):
+    js = run_js({"index": index, "cases": [{"id": v["id"], "text": v["text"], "context": v.get("context", "")}
+                                           for v in ENGINE_VECTORS]})
+    engine = Engine(index, "")
+    for vector, theirs in zip(ENGINE_VECTORS, js):
+        assert summary(engine.match(vector["text"], context=vector.get("context", ""))) == theirs, vector["id"]

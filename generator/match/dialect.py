@@ -59,7 +59,8 @@ class ChunkSearch:
     wrapper's own compiled object, which is why google-re2 is pinned to one release."""
 
     def __init__(self, pattern: str, ignore_case: bool = False):
-        self.raw = compile_rule(pattern, ignore_case)._regexp
+        # (?m): ^ and $ hold at every line end of the chunk, as they do on a single line
+        self.raw = compile_rule("(?m)" + pattern, ignore_case)._regexp
 
     def find(self, data: bytes, pos: int) -> int:
         return self.raw.Match(re2._Anchor.UNANCHORED, data, pos, len(data))[0][0]
