@@ -14,6 +14,7 @@ from lunr.builder import Builder
 from .. import cache
 from .hints import SPECIFIC_FRAMEWORKS
 from .dialect import compile_signature, required_literals
+from ..records.code_tables import load_code_tables
 from ..records.load import Record
 from .tokenize import tokenize
 
@@ -23,7 +24,7 @@ HARDWARE_EVIDENCE = re.compile(r"Xid|ECC|[Rr]emap|NVLink|AER|fallen off the bus|
 GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
 
 
-def build_index(records: list[Record]) -> dict:
+def build_index(records: list[Record], code_tables: dict | None = None) -> dict:
     kinds = {r.id: r.data["kind"] for r in records}
     matcher = _PatternFinder(records)
     index = {
@@ -31,6 +32,7 @@ def build_index(records: list[Record]) -> dict:
         "rules": _rules(set(kinds)),
         "references": [_reference(r) for r in records],
         "signatures": [_signature(r, s, matcher, kinds) for r in records for s in r.data["signatures"]],
+        "codes": _codes(code_tables if code_tables is not None else load_code_tables(), set(kinds)),
         "lunr": _lunr(records),
     }
     index["version"] = hashlib.sha256(json.dumps(index, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
@@ -187,7 +189,60 @@ def _rules(known: set | None = None) -> dict:
                  "context_boost": engine.CONTEXT_BOOST, "words_shown": engine.WORDS_SHOWN,
                  "checks_per_match": engine.CHECKS_PER_MATCH, "next_checks": engine.NEXT_CHECKS,
                  "next_checks_depth": engine.NEXT_CHECKS_DEPTH, "weak_shown": engine.WEAK_SHOWN,
-                 "further_floor": engine.FURTHER_FLOOR, "further_shown": engine.FURTHER_SHOWN,
+                 "further_floor": engine.FURTHER_FLOOR, "further_shown": engine.FURTHER_SHOWN, "max_codes": engine.MAX_CODES,
                  "candidate_kinds": list(engine.CANDIDATE_KINDS), "condition": engine.CONDITION,
                  "engine_version": engine.ENGINE_VERSION, "schema_version": engine.RESULT_SCHEMA_VERSION},
     }
+
+
+def _codes(tables: dict, record_ids: set) -> dict:
+    """What the engine shows for each code (meaning, class, what to do, the references that explain
+    it, owner first, and its page) and how to find codes in a line. Codes without a page of their
+    own link their row of the family's table."""
+    from . import codes as detect
+    entries, aliases = {}, {}
+
+    def add(kind, code, name, gloss, klass, recovery, refs, family=None):
+        refs = [r for r in dict.fromkeys(refs) if r in record_ids]
+        url = code_url(kind, str(code), family or kind)
+        entries[f"{kind}:{code}"] = {"kind": kind, "code": str(code), "name": name, "gloss": gloss, "class": klass,
+                                     "recovery": recovery or "", "references": refs, "url": url}
+
+    for e in tables.get("xid", []):
+        recovery = e.get("immediate_action") or ""
+        if e.get("investigatory_action"):
+            recovery += f" (then {e['investigatory_action']})"
+        add("xid", e["code"], e["mnemonic"], e["gloss"], e["class"], recovery, [e.get("owner")] + e.get("references", []))
+    for e in tables.get("sxid", []):
+        add("sxid", e["code"], e["name"], e.get("gloss", ""), e["class"], "", e.get("references", []))
+    for e in tables.get("cuda", []):
+        add("cuda", e["name"], e["name"], e["gloss"], e["class"], e.get("recovery"), e.get("references", []))
+    for e in tables.get("nccl", []):
+        if e.get("kind") == "result":
+            add("nccl", e["name"], e["name"], e["gloss"], e["class"], e.get("recovery"), e.get("references", []))
+    for e in tables.get("signals", []):
+        add("signal", e["name"], e["name"], e["gloss"], e["class"], e.get("recovery"), e.get("references", []))
+        for status in (e.get("shell_status"), e.get("python_status")):
+            if status is not None:
+                aliases[f"exit:{status}"] = f"signal:{e['name']}"
+    for e in tables.get("k8s", []):
+        add("k8s", e["reason"], e["reason"], e["gloss"], e["class"], e.get("recovery"), e.get("references", []))
+    for e in tables.get("slurm", []):
+        add("slurm", e["name"], e["name"], e["gloss"], e["class"], e.get("recovery"), e.get("references", []))
+    for e in tables.get("dcgm", []):
+        add("dcgm", e["name"], e["name"], e.get("message", ""), e["class"], e.get("suggestion"), e.get("references", []))
+    texts = {"cuda": {e["text"]: e["name"] for e in tables.get("cuda", []) if e.get("text")},
+             "nccl": {e["text"]: e["name"] for e in tables.get("nccl", []) if e.get("kind") == "result" and e.get("text")}}
+    detectors = [{"kind": kind, "literals": literals, "pattern": pattern, "ignore_case": ignore_case,
+                  "ref": None, "id": f"code-{kind}-{i}", "role": "symptom", "shared": True, "hardware": False, "causes": []}
+                 for i, (kind, literals, pattern, ignore_case) in enumerate(detect.DETECTORS)]
+    for d in detectors:  # the scan's literals are lower-cased for rules that ignore case
+        if d["ignore_case"]:
+            d["literals"] = [lit.lower() for lit in d["literals"]]
+    return {"entries": entries, "aliases": aliases, "texts": texts, "detectors": detectors, "names": detect.NAMES,
+            "kind_of": detect.KIND_OF}
+
+
+def code_url(kind: str, code: str, family: str) -> str:
+    """A code's page when it has one (/codes/<kind>/<code>/), else its row of the family's table."""
+    return f"codes/{kind}/{code}/"
