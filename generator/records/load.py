@@ -21,6 +21,7 @@ from .files import FileProblem, read_record, record_files
 from ..match.dialect import PatternError, compile_signature
 from .pattern_lint import check as check_pattern
 from .problems import Problem, RecordErrors, field_name
+from .prose import prose_fields, prose_problems
 from .yaml_lines import YamlProblem, load_with_lines
 
 URL_FIELDS = ("seen_at", "source")
@@ -174,6 +175,9 @@ def _record_checks(record: Record, name: str) -> list[Problem]:
     for path, target in _references(data):
         if target == data["id"]:
             add(path, "names this reference itself")
+    for path, text in prose_fields(data):
+        for message in prose_problems(text):
+            add(path, message)
     for section in ("signatures", "causes", "evidence", "figures"):
         seen = set()
         for i, item in enumerate(data.get(section, [])):
