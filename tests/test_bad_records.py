@@ -2,6 +2,7 @@
 import pytest
 
 from relref.cli import main
+from relref.site.sitedir import MARKER
 from relref.records.load import load_records
 from relref.records.problems import RecordErrors
 
@@ -111,6 +112,7 @@ def test_bad_record_is_reported_at_its_line_and_no_site_is_written(fixture_recor
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("previous build")
+    (site / MARKER).write_text("an earlier build")
 
     assert main(["build", "--records", str(fixture_records), "--site-dir", str(site)]) == 1
 
@@ -121,7 +123,7 @@ def test_bad_record_is_reported_at_its_line_and_no_site_is_written(fixture_recor
     assert any(words in line for line in reported), reported
     assert "Traceback" not in err
     assert (site / "index.html").read_text() == "previous build", "an earlier site must be left as it was"
-    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert sorted(p.name for p in site.iterdir()) == [MARKER, "index.html"]
     assert not list(tmp_path.glob(".relref-build-*")), "no half-built site may be left behind"
 
 
