@@ -1,6 +1,8 @@
 """`relref match [FILE|-] [--context TEXT] [--top N] [--json] [--index FILE]`."""
+import argparse
 import codecs
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -8,13 +10,17 @@ from .load import load_engine
 
 READ_SIZE = 1 << 20
 EXIT_CONFIDENT, EXIT_NOT_CONFIDENT, EXIT_UNREADABLE = 0, 1, 2
+# Matched lines come from pasted logs: an escape sequence in one (a title change, a clear screen,
+# an OSC 52 clipboard write) would act on the reader's terminal. Every control character but the
+# newlines of the report prints as an escape, and so do the bidirectional overrides.
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("match", help="match a pasted error or a log against the references")
     p.add_argument("file", nargs="?", default="-", help="a log file, or - for standard input (default)")
     p.add_argument("--context", default="", help='free text, e.g. "DeepSpeed 0.14, ZeRO-3, 64 H100, Kubernetes"')
-    p.add_argument("--top", type=int, default=5)
+    p.add_argument("--top", type=_positive, default=5, help="how many references to show (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema/match-result.schema.json)")
     p.add_argument("--index", type=Path, help="a match index file (default: built from the repository's records)")
     p.add_argument("--records", type=Path,
@@ -23,11 +29,32 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of references, 1 or more")
+    return value
+
+
+def visible(text: str) -> str:
+    def escape(m):
+        code = ord(m.group())
+        return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    return CONTROL.sub(escape, text)
+
+
 def run(args) -> int:
     try:
         engine = load_engine(args.index, args.records)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError) as exc:
         print(f"relref match: cannot read the match index {args.index}: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:  # JSON of another shape
+        print(f"relref match: cannot read the match index {args.index}: not a match index "
+              f"({type(exc).__name__}: {exc})", file=sys.stderr)
         return EXIT_UNREADABLE
     try:
         stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
@@ -36,11 +63,11 @@ def run(args) -> int:
         return EXIT_UNREADABLE
     with stream:
         try:
-            result = engine.match(_decoded(stream), context=args.context, top=max(1, args.top))
+            result = engine.match(_decoded(stream), context=args.context, top=args.top)
         except OSError as exc:
             print(f"relref match: cannot read {args.file}: {exc}", file=sys.stderr)
             return EXIT_UNREADABLE
-    print(json.dumps(result, indent=2) if args.json else render_text(result))
+    print(json.dumps(result, indent=2) if args.json else visible(render_text(result)))  # json.dumps escapes them itself
     return EXIT_CONFIDENT if result["confident"] else EXIT_NOT_CONFIDENT
 
 
