@@ -17,6 +17,8 @@ TAG = "tag:yaml.org,2002:"
 # The tags plain YAML resolves to by itself. Anything else was written as a tag (!!binary,
 # !!set, !foo) or is a merge key, and no record field needs one.
 PLAIN_TAGS = {TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
+READ_AS = {"int": "a number", "float": "a number", "bool": "true or false", "null": "null",
+           "timestamp": "a date"}
 
 
 class YamlProblem(Exception):
@@ -96,8 +98,9 @@ class _Builder:
         if key_node.tag not in PLAIN_TAGS:
             raise YamlProblem(line, field_name(path + (key_node.value,)), f"YAML tag {key_node.tag!r}: records use no tags")
         if key_node.tag != TAG + "str":
+            what = READ_AS.get(key_node.tag[len(TAG):], "something else")
             raise YamlProblem(line, field_name(path + (key_node.value,)), f"YAML reads the key {key_node.value!r} "
-                              f"as a {key_node.tag[len(TAG):]}, not a name; quote it if it is meant")
+                              f"as {what}, not a name; quote it if it is meant")
         if id(key_node) in self.seen:
             alias_line, name = self._alias_at(key_node)
             raise YamlProblem(alias_line, field_name(path), f"YAML alias *{name}: records use no anchors or aliases")
