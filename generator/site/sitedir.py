@@ -35,20 +35,21 @@ def check(site: Path, records_dir: Path) -> None:
     for kept in protected(records_dir):
         kept = kept.resolve()
         if site == kept or site in kept.parents:
-            raise SiteDirRefused(f"{site} holds {kept}: a build replaces its whole site folder. "
-                                 "Pick another --site-dir (the default is site/ in the checkout)")
+            what = "it is the checkout" if kept == paths.ROOT.resolve() else f"it is {kept}, which the build reads"
+            raise SiteDirRefused((what if site == kept else f"it holds {kept}") + ": a build replaces its whole "
+                                 "site folder. Pick another --site-dir (the default is site/ in the checkout)")
         if kept != paths.ROOT.resolve() and kept in site.parents:
-            raise SiteDirRefused(f"{site} is inside {kept}, which the build reads: pick another --site-dir")
+            raise SiteDirRefused(f"it is inside {kept}, which the build reads: pick another --site-dir")
     if not site.exists() and not site.is_symlink():
         return
     if not site.is_dir():
-        raise SiteDirRefused(f"{site} exists and is not a folder")
+        raise SiteDirRefused("it exists and is not a folder")
     if (site / MARKER).is_file():
         return
     foreign = sorted(p.name for p in site.iterdir() if not _carried(p.name))
     if foreign:
         shown = ", ".join(foreign[:5]) + (f" and {len(foreign) - 5} more" if len(foreign) > 5 else "")
-        raise SiteDirRefused(f"{site} holds files an earlier build did not write ({shown}); a build would "
+        raise SiteDirRefused(f"it holds files an earlier build did not write ({shown}); a build would "
                              f"replace them. Move them away or pick another --site-dir. (A folder is taken "
                              f"when empty, holding only dotfiles and CNAME, or marked {MARKER} by an earlier build.)")
 
