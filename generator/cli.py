@@ -43,6 +43,9 @@ def main(argv=None) -> int:
         return 2
     except RecordErrors as errors:
         print(errors, file=sys.stderr)
+        if args.command == "match":  # 1 means "no confident match": records it cannot read are input it cannot read
+            print(f"relref match: {len(errors.problems)} problem(s) in the records; nothing was matched", file=sys.stderr)
+            return 2
         print(f"relref: {len(errors.problems)} problem(s); nothing was written", file=sys.stderr)
         return 1
 

@@ -43,3 +43,18 @@ def renamed_site(tmp_path_factory):
     site = records.parent / "site"
     assert build_site(records, site) == 0, "renaming with an alias and retiring must keep every locked URL"
     return site, case
+
+
+@pytest.fixture(scope="session")
+def payload_site(tmp_path_factory):
+    """Records carrying hostile text in every field (tests/payloads.py), built with the prose
+    checks off so that what is tested is the pages' own escaping. Returns (site, {id: (payload, lines)})."""
+    from payloads import write_payload_records
+    root = tmp_path_factory.mktemp("payloads")
+    written = write_payload_records(root / "records")
+    site = root / "site"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RELREF_CACHE", "off")
+        patch.setattr("relref.records.load.prose_problems", lambda text: [])
+        assert build_site(root / "records", site, lock=None) == 0
+    return site, written
