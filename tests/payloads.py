@@ -100,7 +100,7 @@ def record_lines(n: int, payload: str) -> tuple[str, dict]:
         if field:
             where[field] = len(lines)
 
-    put("schema_version: 1")
+    put("schema_version: 2")
     put(f"id: {rid}")
     if n == ALIASED:
         put(f"aliases: [{rid}-old]")
@@ -125,7 +125,6 @@ def record_lines(n: int, payload: str) -> tuple[str, dict]:
     put("  - id: cause")
     put(f"    title: {q(_pad(payload, 3)[:120])}", "causes[0].title")
     put(f"    description: {q(_pad(payload, 10))}", "causes[0].description")
-    put("    likelihood: common")
     put("    checks: [check]")
     put(f"    source: {q(url)}")
     put("evidence:")
@@ -138,7 +137,6 @@ def record_lines(n: int, payload: str) -> tuple[str, dict]:
     put("mitigations:")
     put(f"  - text: {q(_pad(payload, 10))}", "mitigations[0].text")
     put(f"    command: {q(payload)}")
-    put(f"    fixed_in: {q(payload)}")
     put("look_alikes:")
     put(f"  - name: {q(payload[:300])}", "look_alikes[0].name")
     put(f"    how_to_tell: {q(_pad(payload, 10))}", "look_alikes[0].how_to_tell")

@@ -227,7 +227,7 @@ BAD = [
     ("unknown-field", "signals.yaml", "  number: 1\n", "  number: 1\n  colour: red\n", "entries[0].colour", "colour: red", "unknown field"),
     ("wrong-type", "signals.yaml", "  number: 1\n", "  number: one\n", "entries[0].number", "number: one", "not of type 'integer'"),
     ("bad-enum", "k8s.yaml", "  class: infrastructure\n", "  class: infra\n", "entries[0].class", "class: infra", "is not one of"),
-    ("duplicate-key", "k8s.yaml", "  reason: OOMKilled\n", "  reason: OOMKilled\n  reason: Killed\n", "entries.0.reason",
+    ("duplicate-key", "k8s.yaml", "  reason: OOMKilled\n", "  reason: OOMKilled\n  reason: Killed\n", "entries[0].reason",
      "reason: Killed", "duplicate key"),
     ("url-not-http", "signals.yaml", "url: https://man7.org/", "url: ftp://man7.org/", "sources[0].url", "url: ftp://man7.org/",
      "not an http(s) URL"),

@@ -158,7 +158,7 @@ def test_output_and_command_fields_show_as_code_exactly(payload_pages):
     for rid, (payload, _) in written.items():
         codes = pages[rid].codes
         one_line = shown(payload) if len(shown(payload)) >= 2 else shown(payload + " (padded to the minimum length)")
-        if one_line not in codes:  # printed_by, fixed_in: inline code
+        if one_line not in codes:  # printed_by: inline code
             wrong.append(f"{rid}: no <code>{one_line!r}</code>")
         if not any(c.rstrip("\n") == f"ERR-PAYLOAD-{rid[-2:]} {payload}".rstrip() for c in codes):  # example: a block
             wrong.append(f"{rid}: example not shown as written")

@@ -10,9 +10,10 @@ import pytest
 
 RELREF = str(Path(sys.executable).with_name("relref"))
 # A lost-GPU line carrying what a hostile log could: an OSC title change, a clear screen, an OSC 52
-# clipboard write, a C1 CSI, a carriage return that hides text, and a right-to-left override.
-HOSTILE = (b"NVRM: Xid (PCI:0000:3b:00): 79, \x1b]0;owned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07"
-           b"\xc2\x9b31m\rhidden \xe2\x80\xaeevil pid=1, name=python, GPU has fallen off the bus.\n")
+# clipboard write, a C1 CSI and a right-to-left override. (A carriage return ends a line for
+# matching, as progress bars need, so it cannot hide text inside a matched line.)
+HOSTILE = (b"\x1b]0;owned\x07\x1b[2J\x1b]52;c;cm0gLXJmIH4=\x07\xc2\x9b31m hidden \xe2\x80\xaeevil "
+           b"NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=python, GPU has fallen off the bus.\n")
 RAW_CONTROL = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
 
