@@ -45,6 +45,8 @@ CHECKS_PER_MATCH = 4
 NEXT_CHECKS, NEXT_CHECKS_DEPTH = 8, 3  # checks listed first, and how deep into each candidate's list
 WEAK_SHOWN = 3        # a `none` answer lists at most this many references
 MAX_CODES = 8
+CAUSE_WORDS_FLOOR = 4.0  # summed rarity of a cause's words in the paste for it to be named on words alone
+CAUSES_BY_WORDS = 2
 FURTHER_FLOOR = 0.5   # relative relevance a field report or practice needs without a matched line
 FURTHER_SHOWN = 3
 
@@ -64,6 +66,7 @@ class Engine:
         self.lunr = Index.load(index["lunr"])
         self.vocabulary = {entry[0] for entry in index["lunr"]["invertedIndex"]}
         self.rules = hint_rules.Rules()
+        self.cause_idf = _cause_idf(self.refs)
         self.site_url = site_url
 
     def match(self, text, context: str = "", top: int = 5) -> dict:
@@ -88,6 +91,7 @@ class Engine:
         for term, word in tokenize_words(hit_lines + "\n" + sample + "\n" + context):
             spoken.setdefault(term, word)
         hit_words = set(tokenize(hit_lines))
+        said = set(tokenize(hit_lines + "\n" + sample + "\n" + context))  # for telling causes apart
         codes = self._codes(scan)
         candidates = {}
         for index in sorted(i for i in scan.hits if i < len(self.signatures)):
@@ -102,7 +106,7 @@ class Engine:
         for cue in live_cues:  # a cue brings up the references it speaks for, if the paste touches them at all
             listed |= {ref for ref in cue.supports if ref in self.refs and (ref in candidates or text_scores.get(ref, 0) > 0)}
         scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
-                              condition, live_cues, hit_words, spoken) for ref in listed]
+                              condition, live_cues, hit_words, spoken, said) for ref in listed]
         scored = [m for m in scored if m is not None]
         scored.sort(key=lambda m: (-m["score"], m["id"]))
         matches = [m for m in scored if m["kind"] in CANDIDATE_KINDS]
@@ -178,7 +182,7 @@ class Engine:
         return ({r["ref"]: r["score"] / best for r in results},
                 {r["ref"]: sorted(r["match_data"].metadata) for r in results})
 
-    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, hit_words, spoken):
+    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, hit_words, spoken, said):
         ref = self.refs[ref_id]
         is_condition = CONDITION in ref["explains"]
         score, why, strong_evidence, cause_weight = 0.0, [], False, {}
@@ -226,12 +230,26 @@ class Engine:
         lines = sorted({h.line_no for _, hits, _, _ in sig_hits for h in hits})
         cause_lines = sorted({h.line_no for sig, hits, is_stale, _ in sig_hits if sig["role"] == "cause" and not is_stale
                               for h in hits})
-        causes = [{"id": cid, "title": ref["cause_titles"][cid], "signature": first_sig, "lines": sorted(set(lns))[:10]}
-                  for cid, (w, lns, first_sig) in sorted(cause_weight.items(), key=lambda kv: (-kv[1][0], min(kv[1][1])))]
+        causes = self._causes(ref, cause_weight, said)
         return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
                 "confidence": "weak", "score": _round(score, 4), "causes": causes, "why": why,
                 "_strong_evidence": strong_evidence and not conflicts and not unsupported,
                 "_hits": (bool(sig_hits) or is_condition) and not conflicts, "_lines": lines, "_cause_lines": cause_lines}
+
+    def _causes(self, ref: dict, cause_weight: dict, said: set) -> list:
+        """The causes the answer names: those the matched lines point at (most evidence first, then
+        the paste's words), then, where the words of a cause stand out in the paste and context,
+        causes no line tells apart (basis "words")."""
+        words = {cid: _round(sum(self.cause_idf[t] for t in terms if t in said), 4)
+                 for cid, terms in ref["cause_terms"].items()}
+        named = sorted(cause_weight.items(), key=lambda kv: (-kv[1][0], -words[kv[0]], min(kv[1][1]), kv[0]))
+        out = [{"id": cid, "title": ref["cause_titles"][cid], "basis": "line", "signature": first_sig,
+                "lines": sorted(set(lns))[:10]} for cid, (w, lns, first_sig) in named]
+        rest = sorted(((w, cid) for cid, w in words.items() if cid not in cause_weight and w >= CAUSE_WORDS_FLOOR),
+                      key=lambda wc: (-wc[0], wc[1]))
+        out += [{"id": cid, "title": ref["cause_titles"][cid], "basis": "words", "signature": "", "lines": []}
+                for _, cid in rest[:CAUSES_BY_WORDS]]
+        return out
 
     def _checks(self, match: dict) -> list:
         return [self._check_entry(match["id"], c) for c in self._checks_for(match)[:CHECKS_PER_MATCH]]
@@ -289,6 +307,17 @@ class Engine:
         return first + sorted((c for c in ref["checks"] if c not in first), key=lambda c: not c["discriminates"])
 
 
+def _cause_idf(refs: dict) -> dict:
+    """How rare each word is among all causes' words: a word shared by many causes tells none apart."""
+    df: dict = {}
+    for ref in refs.values():
+        for terms in ref["cause_terms"].values():
+            for term in terms:
+                df[term] = df.get(term, 0) + 1
+    n = sum(len(ref["cause_terms"]) for ref in refs.values())
+    return {term: math.log(n / count) for term, count in df.items()}
+
+
 def _apply_code_rules(matches: list, codes: list, candidates: dict) -> str:
     """What the codes decide, and the sentence that leads the answer when they do. A fault the
     program usually causes (an application Xid or CUDA error) named by the only lines that point at
@@ -324,7 +353,7 @@ def _answer(verdict: str, matches: list) -> str:
     """The one sentence every renderer shows first."""
     if verdict == "confident":
         top = matches[0]
-        cause = top["causes"][0] if top["causes"] else None
+        cause = top["causes"][0] if top["causes"] and top["causes"][0]["basis"] == "line" else None
         line = next((w["lines"][0] for w in top["why"] if w["kind"] == "signature" and not w["stale"]), None)
         text = f"Most likely: {top['title']}"
         if cause:

@@ -61,6 +61,8 @@ def _reference(record: Record) -> dict:
         "environments": applies.get("environments", []),
         "causes": [{"id": c["id"], "heading": heading[c["id"]]} for c in data["causes"]],
         "cause_titles": heading,
+        # The words of each cause, for telling a reference's causes apart by what the paste says.
+        "cause_terms": {c["id"]: sorted(set(tokenize(c.get("title", "") + " " + c["description"]))) for c in data["causes"]},
         "cause_checks": {c["id"]: c["checks"] for c in data["causes"]},
         "checks": [_check(e, data["causes"]) for e in _checks_in_cause_order(data)],
         "look_alikes": [a["ref"] for a in data.get("look_alikes", []) if "ref" in a],
@@ -190,6 +192,7 @@ def _rules(known: set | None = None) -> dict:
                  "checks_per_match": engine.CHECKS_PER_MATCH, "next_checks": engine.NEXT_CHECKS,
                  "next_checks_depth": engine.NEXT_CHECKS_DEPTH, "weak_shown": engine.WEAK_SHOWN,
                  "further_floor": engine.FURTHER_FLOOR, "further_shown": engine.FURTHER_SHOWN, "max_codes": engine.MAX_CODES,
+                 "cause_words_floor": engine.CAUSE_WORDS_FLOOR, "causes_by_words": engine.CAUSES_BY_WORDS,
                  "candidate_kinds": list(engine.CANDIDATE_KINDS), "condition": engine.CONDITION,
                  "engine_version": engine.ENGINE_VERSION, "schema_version": engine.RESULT_SCHEMA_VERSION},
     }

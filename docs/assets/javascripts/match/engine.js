@@ -39,6 +39,18 @@
     this.stamps = new M.Stamps(rules.timestamps);
     this.hints = new M.Hints(rules.hints);
     this.informative = M.compileRule(rules.scan.informative, true);
+    this.causeIdf = causeIdf(this.refs);
+  }
+  // How rare each word is among all causes' words: a word shared by many causes tells none apart.
+  function causeIdf(refs) {
+    var df = {}, n = 0;
+    Object.keys(refs).forEach(function (id) {
+      var terms = refs[id].cause_terms;
+      Object.keys(terms).forEach(function (cid) { n++; terms[cid].forEach(function (t) { df[t] = (df[t] || 0) + 1; }); });
+    });
+    var idf = {};
+    Object.keys(df).forEach(function (t) { idf[t] = Math.log(n / df[t]); });
+    return idf;
   }
   Engine.prototype.tokenize = function (text) { return this.tokenizer.tokenize(text); };
   Engine.prototype.parseStamp = function (line) { return this.stamps.parse(line); };
@@ -73,6 +85,7 @@
     var spoken = new Map();  // term -> the word the paste or context wrote for it
     this.tokenizer.tokenizeWords(hitLines + "\n" + sample + "\n" + context).forEach(function (p) { if (!spoken.has(p[0])) spoken.set(p[0], p[1]); });
     var hitWords = new Set(this.tokenize(hitLines));
+    var said = new Set(this.tokenize(hitLines + "\n" + sample + "\n" + context));  // for telling causes apart
     var codes = this.codes(scan);
     var candidates = new Map();
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
@@ -92,7 +105,7 @@
       cue.supports.forEach(function (ref) { if (self.refs[ref] && (candidates.has(ref) || (textScores[ref] || 0) > 0)) listed.add(ref); });
     });
     var scored = Array.from(listed).map(function (ref) {
-      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, hitWords, spoken);
+      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, hitWords, spoken, said);
     }).filter(Boolean);
     scored.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
     var kinds = rank.candidate_kinds;
@@ -174,7 +187,7 @@
     return [scores, terms];
   };
 
-  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, hitWords, spoken) {
+  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, hitWords, spoken, said) {
     var ref = this.refs[refId], rank = this.rules.rank, w = rank.weights, factor = rank.kind_factor[ref.kind];
     var isCondition = ref.explains.indexOf(rank.condition) !== -1;
     var score = 0, why = [], strongEvidence = false, causeWeight = new Map(), ownLine = false;
@@ -226,17 +239,36 @@
     sigHits.forEach(function (h) {
       h[1].forEach(function (x) { lines.add(x.lineNo); if (h[0].role === "cause" && !h[2]) causeLines.add(x.lineNo); });
     });
-    var causes = Array.from(causeWeight.entries()).sort(function (a, b) {
-      return b[1][0] - a[1][0] || Math.min.apply(null, a[1][1]) - Math.min.apply(null, b[1][1]);
-    }).map(function (e) {
-      var uniq = Array.from(new Set(e[1][1])).sort(function (x, y) { return x - y; }).slice(0, 10);
-      return { id: e[0], title: ref.cause_titles[e[0]], signature: e[1][2], lines: uniq };
-    });
+    var causes = this.causes(ref, causeWeight, said);
     return { id: refId, title: ref.title, url: this.siteUrl + ref.url, kind: ref.kind, confidence: "weak",
              score: round(score, 4), causes: causes, why: why,
              _strong_evidence: strongEvidence && !conflicts.length && !unsupported.length,
              _hits: (sigHits.length > 0 || isCondition) && !conflicts.length, _lines: lines,
              _cause_lines: Array.from(causeLines).sort(function (a, b) { return a - b; }) };
+  };
+
+  // The causes the answer names: those the matched lines point at (most evidence first, then the
+  // paste's words), then causes no line tells apart whose words stand out in the paste (basis "words").
+  Engine.prototype.causes = function (ref, causeWeight, said) {
+    var idf = this.causeIdf, rank = this.rules.rank, words = {};
+    Object.keys(ref.cause_terms).forEach(function (cid) {
+      var s = 0;
+      ref.cause_terms[cid].forEach(function (t) { if (said.has(t)) s += idf[t]; });
+      words[cid] = round(s, 4);
+    });
+    var named = Array.from(causeWeight.entries()).sort(function (a, b) {
+      return b[1][0] - a[1][0] || words[b[0]] - words[a[0]] || Math.min.apply(null, a[1][1]) - Math.min.apply(null, b[1][1]) || cmp(a[0], b[0]);
+    });
+    var out = named.map(function (e) {
+      var uniq = Array.from(new Set(e[1][1])).sort(function (x, y) { return x - y; }).slice(0, 10);
+      return { id: e[0], title: ref.cause_titles[e[0]], basis: "line", signature: e[1][2], lines: uniq };
+    });
+    var rest = Object.keys(words).filter(function (cid) { return !causeWeight.has(cid) && words[cid] >= rank.cause_words_floor; })
+      .sort(function (a, b) { return words[b] - words[a] || cmp(a, b); });
+    rest.slice(0, rank.causes_by_words).forEach(function (cid) {
+      out.push({ id: cid, title: ref.cause_titles[cid], basis: "words", signature: "", lines: [] });
+    });
+    return out;
   };
 
   // The reference's checks for the causes its lines point at first, then those that tell candidates
@@ -378,7 +410,7 @@
   }
   function answerSentence(verdict, matches) {
     if (verdict === "confident") {
-      var top = matches[0], cause = top.causes.length ? top.causes[0] : null, line = null;
+      var top = matches[0], cause = top.causes.length && top.causes[0].basis === "line" ? top.causes[0] : null, line = null;
       for (var i = 0; i < top.why.length && line === null; i++) if (top.why[i].kind === "signature" && !top.why[i].stale) line = top.why[i].lines[0];
       var text = "Most likely: " + top.title + (cause ? " — cause: " + cause.title : "");
       return text + (line !== null ? " (line " + line + " names it)." : ".");
