@@ -185,7 +185,7 @@ def evaluate(cases: list[Case], answer, hard: set | None = None) -> dict:
         if case.further_reading:
             t["further_reading"].add(bool(set(case.accept) & set(got.further + got.ids[:3])))
             continue
-        in3 = any(i in case.accept for i in got.ids[:3])
+        in3 = any(i in right for i in got.ids[:3])
         t["top1"].add(top1)
         t["top3"].add(in3)
         t["confident_right"].add(got.confident and top1)
