@@ -330,7 +330,8 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict) -> str:
     top = matches[0]
     if top["confidence"] == "strong" and top["_cause_lines"] and set(top["_cause_lines"]) <= app_lines:
         top["confidence"] = "possible"
-    signals = [c for c in codes if c["kind"] == "signal"]
+    # The signal named last is the dying process's (torchrun first sends SIGTERM to the survivors).
+    signals = sorted((c for c in codes if c["kind"] == "signal"), key=lambda c: -c["lines"][-1])
     hit_lines = {h.line_no for hits in candidates.values() for _, hs, _, _ in hits for h in hs}
     if signals and hit_lines and hit_lines <= {line for c in signals for line in c["lines"]}:
         order = {ref: i for i, ref in enumerate(signals[0]["references"])}

@@ -387,7 +387,9 @@
     var top = matches[0];
     if (top.confidence === "strong" && top._cause_lines.length && top._cause_lines.every(function (l) { return appLines.has(l); }))
       top.confidence = "possible";
-    var signals = codes.filter(function (c) { return c.kind === "signal"; });
+    // The signal named last is the dying process's (torchrun first sends SIGTERM to the survivors).
+    var signals = codes.filter(function (c) { return c.kind === "signal"; })
+      .sort(function (a, b) { return b.lines[b.lines.length - 1] - a.lines[a.lines.length - 1]; });
     var hitLines = new Set(), signalLines = new Set();
     candidates.forEach(function (list) { list.forEach(function (h) { h[1].forEach(function (x) { hitLines.add(x.lineNo); }); }); });
     signals.forEach(function (c) { c.lines.forEach(function (l) { signalLines.add(l); }); });
