@@ -32,4 +32,10 @@ def code(value: str) -> str:
     return f"{marks}{pad}{value}{pad}{marks}"
 
 
-FILTERS = {"text": text, "cell": cell, "attr": attr, "fence": fence, "code": code}
+def htmlcode(value) -> str:
+    """Verbatim text as inline HTML code, safe in prose and in a Markdown table cell: nothing in
+    it is read as Markdown, HTML or a column break."""
+    return "<code>" + html.escape(" ".join(str(value).split()), quote=False).replace("|", "&#124;") + "</code>"
+
+
+FILTERS = {"text": text, "cell": cell, "attr": attr, "fence": fence, "code": code, "htmlcode": htmlcode}
