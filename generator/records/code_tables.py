@@ -281,7 +281,12 @@ def printed_texts(tables: dict) -> dict:
         if e["kind"] == "result":
             for text in [e["text"]] + [h["text"] for h in e.get("text_history", [])]:
                 nccl.setdefault(text, e["name"])
-    return {"cuda": {e["text"]: e["name"] for e in tables.get("cuda", [])}, "nccl": nccl}
+    cuda = {}
+    for e in tables.get("cuda", []):
+        cuda[e["text"]] = e["name"]
+        if e["text"].endswith("."):  # a line's sentence ends where the text does; detectors stop before the stop
+            cuda.setdefault(e["text"][:-1], e["name"])
+    return {"cuda": cuda, "nccl": nccl}
 
 
 @dataclass(frozen=True)
