@@ -28,15 +28,15 @@ SECTIONS = {
 COLUMNS = {
     "xid": ["Mnemonic and meaning", "Applies to", "Immediate action", "Investigatory action"],
     "sxid": ["Name and meaning", "As printed"],
-    "dcgm": ["Name and message", "Severity and category"],
-    "nccl:result": ["Name and meaning", "Text"],
-    "nccl:warn": ["Family and meaning", "Formats"],
-    "cuda": ["Name and meaning", "Text"],
-    "signals": ["Signal and meaning", "Text and action", "Exit statuses"],
-    "k8s": ["Reason and meaning", "Where it shows"],
-    "slurm:state": ["State and meaning", "As printed"],
-    "slurm:reason": ["Reason and meaning", "As printed"],
-    "slurm:message": ["Line and meaning", "Format"],
+    "dcgm": ["Message", "Severity and category"],
+    "nccl:result": ["Meaning", "Text"],
+    "nccl:warn": ["Prefix and meaning", "Formats"],
+    "cuda": ["Meaning", "Text"],
+    "signals": ["Meaning", "Text and action", "Exit statuses"],
+    "k8s": ["Meaning", "Where it shows"],
+    "slurm:state": ["Meaning", "As printed"],
+    "slurm:reason": ["Meaning", "As printed"],
+    "slurm:message": ["Meaning", "Format"],
 }
 
 
@@ -48,7 +48,8 @@ def write_code_pages(records, tables, docs: Path, env, locked=()):
     families = [family_view(f, tables, index, titles) for f in FAMILY_ORDER if f in tables]
     for family in families:
         pages = [p for p in index.pages.values() if FAMILY_OF_KIND.get(p.kind) == family["id"]]
-        family["page_links"] = [{"title": title_of(p.kind, p.name), "href": _link("codes", p.url)}
+        family["page_links"] = [{"title": label_of(*p.rows[0]) if p.rows and p.kind != "exit" else title_of(p.kind, p.name),
+                                 "href": _link("codes", p.url)}
                                 for p in sorted(pages, key=_page_order)]
     _write(docs / "codes" / "index.md", env.get_template("codes.md.j2").render(families=families))
     family_template = env.get_template("code-family.md.j2")
@@ -97,7 +98,7 @@ def row_view(family: str, entry: dict, tables, index, titles: dict, here: str) -
     sources = {s["id"]: s for s in tables.headers[family]["sources"]}
     view = {
         "family": family, "anchor": row_anchor(family, entry), "entry_kind": entry.get("kind", ""),
-        "label": title_of(kind, name), "code": name, "has_page": page is not None,
+        "label": label_of(family, entry), "code": name, "has_page": page is not None,
         "href": _link(here, page.url) if page else None,
         "row_href": _link(here, f"codes/{family}/") + f"#{row_anchor(family, entry)}",
         "gloss": entry.get("gloss", ""), "class": entry["class"], "class_basis": entry["class_basis"],
@@ -155,7 +156,7 @@ def _facts(family: str, e: dict, tables, index, here: str) -> dict:
                  ("Severity", [{"code": e["severity"]}]), ("Category", [{"code": e["category"]}])]
         if e.get("suggestion"):
             facts.append(("Suggestion DCGM prints", [{"text": e["suggestion"]}]))
-        return {"cells": [[{"code": e["name"]}, {"code": e["message"]}], [{"code": e["severity"]}, {"code": e["category"]}]],
+        return {"cells": [[{"code": e["message"]}], [{"code": e["severity"]}, {"code": e["category"]}]],
                 "facts": facts, "actions": []}
     if family == "nccl" and e["kind"] == "result":
         facts = [("Result", [{"code": e["name"]}]), ("Number", [{"text": str(e["code"])}]),
@@ -163,7 +164,7 @@ def _facts(family: str, e: dict, tables, index, here: str) -> dict:
         facts += [(f"Text in {h['versions']}", [{"code": h["text"]}]) for h in e.get("text_history", [])]
         if e.get("since"):
             facts.append(("Defined since", [{"text": e["since"]}]))
-        return {"cells": [[{"code": e["name"]}, {"text": e["gloss"]}],
+        return {"cells": [[{"text": e["gloss"]}],
                           [{"code": e["text"]}] + [{"code": h["text"]} for h in e.get("text_history", [])]],
                 "facts": facts, "actions": []}
     if family == "nccl":
@@ -174,7 +175,7 @@ def _facts(family: str, e: dict, tables, index, here: str) -> dict:
     if family == "cuda":
         facts = [("Error", [{"code": e["name"]}]), ("Number", [{"text": str(e["code"])}]),
                  ("cudaGetErrorString", [{"code": e["text"]}]), ("Runtimes checked", [{"text": ", ".join(e["runtimes"])}])]
-        return {"cells": [[{"code": e["name"]}, {"text": e["gloss"]}], [{"code": e["text"]}]], "facts": facts, "actions": []}
+        return {"cells": [[{"text": e["gloss"]}], [{"code": e["text"]}]], "facts": facts, "actions": []}
     if family == "signals":
         statuses = []
         for label, status in (("shell", e["shell_status"]), ("Python", e["python_status"])):
@@ -184,7 +185,7 @@ def _facts(family: str, e: dict, tables, index, here: str) -> dict:
                  ("strsignal()", [{"code": e["text"]}]), ("Default action", [{"text": e["action"]}]),
                  ("Exit status from a shell, Slurm or a container runtime", [{"text": str(e["shell_status"])}]),
                  ("Return code from Python's subprocess and torchrun", [{"text": str(e["python_status"])}])]
-        return {"cells": [[{"code": e["name"]}, {"text": e["gloss"]}],
+        return {"cells": [[{"text": e["gloss"]}],
                           [{"code": e["text"]}, {"text": f"default action {e['action']}"}], statuses],
                 "facts": facts, "actions": []}
     if family == "k8s":
@@ -192,7 +193,7 @@ def _facts(family: str, e: dict, tables, index, here: str) -> dict:
                  ("Set by", [{"text": e["set_by"]}])]
         if e.get("message"):
             facts.append(("Message", [{"code": e["message"]}]))
-        return {"cells": [[{"code": e["reason"]}, {"text": e["gloss"]}],
+        return {"cells": [[{"text": e["gloss"]}],
                           [{"code": f} for f in e["appears_in"]] + [{"text": f"set by {e['set_by']}"}]],
                 "facts": facts, "actions": []}
     # slurm
@@ -205,7 +206,7 @@ def _facts(family: str, e: dict, tables, index, here: str) -> dict:
     if e.get("printed_by"):
         facts.append(("Printed by", [{"text": e["printed_by"]}]))
     shown = [{"code": e["format"]}] if e.get("format") else printed + ([{"text": e["printed_by"]}] if e.get("printed_by") else [])
-    return {"cells": [[{"code": e["name"]}, {"text": e["gloss"]}], shown or [{"text": "as named"}]], "facts": facts, "actions": []}
+    return {"cells": [[{"text": e["gloss"]}], shown or [{"text": "as named"}]], "facts": facts, "actions": []}
 
 
 # --- one code's page --------------------------------------------------------------------------
@@ -222,7 +223,7 @@ def page_view(page, index, titles: dict, examples: dict) -> dict:
         if m.signature:
             ref["signatures"].append({"id": m.signature, "example": examples[(m.ref, m.signature)],
                                       "href": _link(here, f"references/{m.ref}/") + f"#signature-{m.signature}",
-                                      "printed_as": title_of(*m.printed) if m.printed else None})
+                                      "printed_as": _phrase(*m.printed) if m.printed else None})
     for row in rows:
         for r in row["refs"]:
             r["signatures"] = by_ref.get(r["id"], {}).get("signatures", [])
@@ -236,8 +237,9 @@ def page_view(page, index, titles: dict, examples: dict) -> dict:
     family = FAMILY_OF_KIND.get(page.kind)
     signal = rows[0] if rows and page.kind == "exit" else None
     return {
-        "kind": page.kind, "name": page.name, "title": title_of(page.kind, page.name), "rows": rows,
-        "phrase": title_of(page.kind, page.name)[:1].lower() + title_of(page.kind, page.name)[1:],
+        "kind": page.kind, "name": page.name, "rows": rows,
+        "title": rows[0]["label"] if rows and page.kind != "exit" else title_of(page.kind, page.name),
+        "phrase": _phrase(page.kind, page.name),
         "family_title": index.tables.headers[family]["title"], "family_href": _link(here, f"codes/{family}/"),
         "index_href": _link(here, "codes/"), "equivalents": equivalents,
         "exit": {"status": int(page.name), "shell": int(page.name) > 0, "signal": signal["code"] if signal else None,
@@ -264,6 +266,20 @@ def _page_order(page):
     number = page.name.lstrip("-").isdigit()
     return (page.kind == "exit", not number, (int(page.name) < 0, abs(int(page.name))) if number else (False, 0),
             page.name.lower())
+
+
+def label_of(family: str, entry: dict) -> str:
+    """How a row is titled: "Xid 79", "SIGKILL", and for a family of NCCL WARN lines its prefix and id."""
+    kind, name, _ = row_codes(family, entry)[0]
+    if family == "nccl" and entry["kind"] == "warn":
+        return f"NCCL WARN {entry['prefix']} ({entry['id']})"
+    return title_of(kind, name)
+
+
+def _phrase(kind: str, name: str) -> str:
+    """A code's title inside a sentence: "exit status 137", "Xid 79", "SIGKILL"."""
+    title = title_of(kind, name)
+    return title[:1].lower() + title[1:] if kind == "exit" else title
 
 
 def title_of(kind: str, name: str) -> str:
