@@ -223,7 +223,8 @@ def page_view(page, index, titles: dict, examples: dict) -> dict:
         if m.signature:
             ref["signatures"].append({"id": m.signature, "example": examples[(m.ref, m.signature)],
                                       "href": _link(here, f"references/{m.ref}/") + f"#signature-{m.signature}",
-                                      "printed_as": _phrase(*m.printed) if m.printed else None})
+                                      "printed_as": _phrase(*m.printed) if m.printed and not m.by_pattern else None,
+                                      "pattern_takes": _phrase(*m.printed) if m.by_pattern and m.printed else None})
     for row in rows:
         for r in row["refs"]:
             r["signatures"] = by_ref.get(r["id"], {}).get("signatures", [])

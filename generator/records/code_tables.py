@@ -297,6 +297,7 @@ class Mention:
     ref: str
     signature: str | None
     printed: tuple | None = None
+    by_pattern: bool = False  # the example prints `printed`; the signature's pattern takes this Xid in its place
 
 
 # How a record's prose names codes: "Xid 48", "Xids 94 and 95", "Xid 144-149", "SXid 20034".
@@ -319,8 +320,14 @@ def mentions(tables: dict, records) -> dict:
     for record in records:
         named_here = set()
         for sig in record.data["signatures"]:
-            for code, printed in reader.equivalents(reader.in_line(sig["example"]) | _xid_variants(sig, reader.xids)):
+            in_example = reader.in_line(sig["example"])
+            example_xids = sorted(c for c in in_example if c[0] == "xid")
+            for code, printed in reader.equivalents(in_example):
                 found.setdefault(code, []).append(Mention(record.id, sig["id"], printed))
+                named_here.add(code)
+            for code in sorted(_xid_variants(sig, reader.xids) - in_example):
+                found.setdefault(code, []).append(Mention(record.id, sig["id"], example_xids[0] if example_xids else None,
+                                                          by_pattern=True))
                 named_here.add(code)
         # Prose names the codes it spells out; a signal named in passing does not name its exit statuses.
         for code in sorted(reader.in_prose("\n".join(_prose(record.data))) - named_here):
