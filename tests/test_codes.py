@@ -12,7 +12,6 @@ from referencing import Registry, Resource
 
 from relref import paths
 from relref.match import load_engine
-from relref.match.index import build_index
 from relref.records.code_tables import (FAMILY_OF_KIND, code_pages, entry_key, load_code_tables, mentions,
                                         read_locked_code_pages, row_anchor, row_codes)
 from relref.records.load import load_records
@@ -191,18 +190,18 @@ def test_the_codes_api_says_what_the_tables_say(api, tables, index):
 
 # --- the engine links what exists -------------------------------------------------------------
 
-def test_every_code_the_engine_can_name_links_a_page_or_row_that_exists(built_site):
-    entries = build_index(load_records())["codes"]["entries"]
+@pytest.fixture(scope="module")
+def engine():
+    return load_engine()
+
+
+def test_every_code_the_engine_can_name_links_a_page_or_row_that_exists(built_site, engine):
+    entries = engine.index["codes"]["entries"]
     assert len(entries) > 800
     for key, entry in entries.items():
         page, fragment = page_of(built_site, entry["url"])
         assert page is not None, (key, entry["url"])
         assert not fragment or fragment in page.ids, (key, entry["url"])
-
-
-@pytest.fixture(scope="module")
-def engine():
-    return load_engine()
 
 
 @pytest.mark.parametrize("paste,kind,code,klass", [
