@@ -89,5 +89,5 @@ def _output_steps(lock):
     from ..pages.budget import write_budget_page
     from ..pages.write import environment
     return [lambda records, docs: write_catalog_outputs(records, docs, site_url(), urllock.locked_codes(lock)),
-            lambda records, docs: write_index(records, docs / "assets" / "match" / "index.json"),
+            lambda records, docs: write_index(records, docs / "assets" / "match" / "index.json", urllock.locked_codes(lock)),
             lambda records, docs: write_budget_page(records, docs, environment())]

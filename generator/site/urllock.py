@@ -21,7 +21,7 @@ from urllib.parse import urljoin, urlsplit
 from .. import paths
 from .locking import exclusive
 
-LOCK = paths.ROOT / "urls.lock"
+LOCK = paths.URL_LOCK
 HEADER = """\
 # Every URL and anchor the site has published. Each must keep resolving: the build fails otherwise.
 # Add new ones with `relref lock`; never remove a line. A reference is never deleted: retire it
@@ -162,8 +162,8 @@ def _guard(path: Path) -> Path:
 
 def locked_codes(path: Path | None) -> set:
     """(kind, name) of every code page in the lock, so a published code keeps its page."""
-    found = (re.match(r"^/codes/([^/#]+)/([^/#]+)/$", u) for u in (read_lock(path) if path else ()))
-    return {(m.group(1), m.group(2)) for m in found if m}
+    from ..records.code_tables import locked_code_pages
+    return locked_code_pages(read_lock(path) if path else ())
 
 
 def enforce(site_root: Path, lock: Path | None, update: bool = False) -> bool:
