@@ -2,6 +2,7 @@
 has a page, the family pages hold every entry as an anchored row, the API says what the tables say,
 the match engine links exactly the pages that exist, and each owned code has one owning reference
 whose signature for it is a cause while the others defer to it."""
+import html
 import json
 import re
 from urllib.parse import urlsplit
@@ -118,7 +119,7 @@ def test_a_locked_code_without_a_row_keeps_a_page_that_says_so(built_site, index
     no_row = [p for p in index.pages.values() if not p.rows]
     assert ("exit", "1") in {(p.kind, p.slug) for p in no_row}
     for p in no_row:
-        text = (built_site / p.url / "index.html").read_text(encoding="utf-8")
+        text = html.unescape((built_site / p.url / "index.html").read_text(encoding="utf-8"))
         assert "no row for" in text, p.url
 
 
@@ -130,24 +131,24 @@ def test_a_locked_code_without_a_row_keeps_a_page_that_says_so(built_site, index
     ("cuda/cudaErrorIllegalAddress", "application-error-looks-like-gpu-fault"),
 ])
 def test_codes_people_search_for_link_the_references_that_explain_them(built_site, url, ref_id):
-    text = (built_site / "codes" / url / "index.html").read_text(encoding="utf-8")
+    text = html.unescape((built_site / "codes" / url / "index.html").read_text(encoding="utf-8"))
     assert f'href="../../../references/{ref_id}/"' in text
 
 
 def test_a_code_page_says_what_the_code_is_whose_fault_and_what_to_do(built_site):
-    page = (built_site / "codes" / "xid" / "13" / "index.html").read_text(encoding="utf-8")
+    page = html.unescape((built_site / "codes" / "xid" / "13" / "index.html").read_text(encoding="utf-8"))
     assert "usually an application error: check the program first" in page
     assert "ROBUST_CHANNEL_GR_EXCEPTION" in page and "RESTART_APP" in page and "WORKFLOW_XID_13" in page
     assert "(owns this code)" in page and "#signature-xid-13-graphics-exception" in page
     assert "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html" in page
-    page = (built_site / "codes" / "xid" / "79" / "index.html").read_text(encoding="utf-8")
+    page = html.unescape((built_site / "codes" / "xid" / "79" / "index.html").read_text(encoding="utf-8"))
     assert "usually a hardware fault" in page and "RESTART_BM" in page and "Volta and earlier" in page
 
 
 def test_a_code_without_a_reference_says_so_and_links_the_vendor(built_site, tables):
     entry = next(e for e in tables["xid"] if e["code"] == 8)
     assert not entry.get("owner") and not entry.get("references")
-    page = (built_site / "codes" / "xid" / "8" / "index.html").read_text(encoding="utf-8")
+    page = html.unescape((built_site / "codes" / "xid" / "8" / "index.html").read_text(encoding="utf-8"))
     assert "No reference here explains this code yet" in page and entry["cites"][0]["url"] in page
 
 
