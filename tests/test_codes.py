@@ -8,6 +8,9 @@ from relref import paths
 from relref.pages import codes
 from relref.records.load import load_records
 from sitecheck import pages
+from engines import on_both_engines
+
+built_site = on_both_engines()  # each test here that reads the built site reads mkdocs' and Zensical's
 
 
 @pytest.mark.parametrize("line,expected", [
