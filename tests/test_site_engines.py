@@ -98,7 +98,7 @@ def test_zensical_pages_use_its_search_and_no_inline_script(both):
     for rel in ("index.html", "references/gpu-lost-collective-timeout/index.html", "match/index.html"):
         text = (zen / rel).read_text(encoding="utf-8")
         assert 'class="md-search__button"' in text and "md-search__input" not in text
-        assert "assets/javascripts/match/search-zensical.js" in text
+        assert "assets/javascripts/engine-zensical.js" in text
         assert "<script>" not in text, f"{rel} has an inline script"
     mk_text = (both[0] / "index.html").read_text(encoding="utf-8")
-    assert "md-search__input" in mk_text and "search-zensical.js" not in mk_text
+    assert "md-search__input" in mk_text and "engine-zensical.js" not in mk_text

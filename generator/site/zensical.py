@@ -2,7 +2,7 @@
 
 It reads the same flat mkdocs.yml (config.py). Where its theme differs from mkdocs-material's
 (the search dialog and its worker, the search index it loads on every page), the browser side is
-one file, docs/assets/javascripts/match/search-zensical.js, loaded by site_overrides/partials/search.html
+one file, docs/assets/javascripts/engine-zensical.js, loaded by site_overrides/partials/search.html
 only when Zensical renders the page. The "Site engine" page (docs/site-engine.md) lists every hook.
 """
 import importlib.metadata

@@ -32,7 +32,7 @@
   }
 
   // The paste handling on one search box and its panel (another engine's adapter passes its own:
-  // search-zensical.js).
+  // engine-zensical.js).
   function attach(input, panel) {
     if (!input || !panel || input.dataset.rrReady) return;
     input.dataset.rrReady = "1";

@@ -1,7 +1,7 @@
-// The header search under Zensical 0.0.73 (`relref build --engine zensical`): this engine's whole
-// browser-side adapter. (mkdocs-material's is search-paste.js itself.) Loaded by
+// The site under Zensical 0.0.73 (`relref build --engine zensical`): this engine's whole browser-side
+// adapter. (mkdocs-material's is search-paste.js with the moved inline scripts.) Loaded by
 // partials/search-zensical.html in the header, so it runs before the theme's bundle. The "Site
-// engine" page lists what it relies on. It does three things the theme has no setting for:
+// engine" page lists what it relies on. It does four things the theme has no setting for:
 //  1. The theme's full-text index (search.json) loads when the search is first opened, not with
 //     every page: mkdocs-material reads a promise from __search.index, Zensical fetches the index
 //     as it starts, so its request is held here until then.
@@ -9,6 +9,7 @@
 //     worker's query message is {type: 2, data: {input: ...}} here, a string there.
 //  3. Pasted errors and logs in the search dialog are ranked by the match engine in a panel at the
 //     top of the dialog (RelrefSearch.attach, search-paste.js); keywords go to Zensical's search.
+//  4. A link to a #section lands on the section on a first load (see below).
 (function () {
   "use strict";
   if (window.RelrefZensical) return;  // once per page load, however often the header is drawn
@@ -44,6 +45,25 @@
     if (button) { e.preventDefault(); button.click(); }
   }, true);
 
+  // 4. With navigation.instant the theme records the scroll offset in history.state every 100 ms
+  // and, once a #target is laid out, scrolls to the recorded offset when there is one. On a long
+  // page the first record (0, before the browser has scrolled to the target) can come first, and
+  // the page jumps back to the top. A fresh load (no history.state) has no offset to restore: that
+  // first scroll to the top goes to the target instead. Anything the reader does ends this.
+  if (location.hash && history.state === null) {
+    var scrollTo = window.scrollTo;
+    var done = function () { if (window.scrollTo !== scrollTo) window.scrollTo = scrollTo; };
+    window.scrollTo = function (x, y) {
+      var target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+      done();
+      if (arguments.length === 2 && x === 0 && y === 0 && target) return target.scrollIntoView();
+      return scrollTo.apply(window, arguments);
+    };
+    ["pointerdown", "keydown", "wheel", "touchstart"].forEach(function (type) {
+      addEventListener(type, done, { once: true, capture: true });
+    });
+  }
+
   // 2. Safe queries (search-paste.js's rule), in this worker's message format.
   var post = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (message) {
@@ -57,7 +77,7 @@
   // 3. The paste panel, in the dialog the bundle draws in an open shadow root on <body>. Its
   // elements are found by role (the theme's class names are minified); the panel is kept right
   // under the row that holds the search box, where the theme's redraws may move it from.
-  var STYLES = ["assets/stylesheets/extra.css", "assets/stylesheets/search-zensical.css"];
+  var STYLES = ["assets/stylesheets/extra.css", "assets/stylesheets/engine-zensical.css"];
 
   function place(root) {
     var input = root.querySelector("dialog input[role=combobox]");
