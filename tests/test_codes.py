@@ -17,6 +17,9 @@ from relref.records.code_tables import (FAMILY_OF_KIND, code_pages, entry_key, l
                                         read_locked_code_pages, row_anchor, row_codes)
 from relref.records.load import load_records
 from sitecheck import Page
+from engines import on_both_engines
+
+built_site = on_both_engines()  # each test here that reads the built site reads mkdocs' and Zensical's
 
 # Owned codes that no public source prints verbatim, so no reference has a signature for them:
 # the owner explains them in its text and the table names it, and no other reference claims them.

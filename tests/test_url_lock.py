@@ -8,6 +8,9 @@ from relref.cli import main
 from relref.site.sitedir import MARKER
 from relref.records.load import load_records
 from lockcases import unreferenced_ids
+from engines import on_both_engines
+
+built_site = on_both_engines()  # each test here that reads the built site reads mkdocs' and Zensical's
 
 
 def test_every_locked_url_and_anchor_resolves(built_site):

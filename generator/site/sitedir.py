@@ -17,7 +17,7 @@ from .. import paths
 MARKER = ".relref-site"
 MARKER_TEXT = "Written by `relref build`, which replaces this whole folder on every build.\n"
 WORK_PREFIX = ".relref-build-"
-WORK_ENTRIES = {"docs", "mkdocs.yml", "site"}  # what a work folder holds: anything else is not ours
+WORK_ENTRIES = {"docs", "mkdocs.yml", "site", ".cache"}  # what a work folder holds (.cache: Zensical's): anything else is not ours
 OLD_PREFIX = ".relref-old-"
 
 
