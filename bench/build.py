@@ -1,7 +1,9 @@
 """Building with 42, 1,000 and 5,000 records (the extra ones copied from the real records under new
 ids): the time of the build step (validation, pages, indexes) with an empty cache (cold) and again
-with the cache it filled (warm), beside `mkdocs build` on the same pages, and how each grows with
-the number of records.
+with the cache it filled (warm), beside each site engine on the same pages (`mkdocs build` and,
+when it is installed, `zensical build`), and how each grows with the number of records. Zensical
+runs with a fresh cache each time (`--clean`): a warm Zensical cache would time its cache, not the
+pages.
 
     .venv/bin/python bench/build.py [--counts 42,1000,5000]
 """
@@ -19,6 +21,7 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from relref.site import mkdocs as mkdocs_engine, zensical as zensical_engine  # noqa: E402
 from relref.site.build import generate  # noqa: E402
 
 
@@ -38,12 +41,22 @@ def make_records(target: Path, count: int) -> None:
         n += 1
 
 
+def timed(command: list, env: dict) -> float:
+    """Seconds one engine takes to build the pages into the config's site folder."""
+    started = time.perf_counter()
+    subprocess.run(command, check=True, env=env, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--counts", default="42,1000,5000")
     args = parser.parse_args()
-    print(f"{'records':>8} {'step cold s':>12} {'step warm s':>12} {'mkdocs s':>9} {'cold/mkdocs':>12} "
-          f"{'warm/mkdocs':>12} {'total s':>8} {'total/record ms':>16}")
+    with_zensical = zensical_engine.missing() is None
+    if not with_zensical:
+        print(f"(Zensical not timed: relref {zensical_engine.missing()})")
+    print(f"{'records':>8} {'step cold s':>12} {'step warm s':>12} {'mkdocs s':>9} {'zensical s':>11} "
+          f"{'zensical/mkdocs':>16} {'cold/mkdocs':>12} {'warm/mkdocs':>12} {'total s':>8} {'total/record ms':>16}")
     for count in (int(c) for c in args.counts.split(",")):
         work = Path(tempfile.mkdtemp())
         records = work / "records"
@@ -56,13 +69,12 @@ def main() -> int:
         started = time.perf_counter()
         config = generate(records, work)  # warm: records and the full-text index come from the cache
         warm = time.perf_counter() - started
-        started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "-f", str(config), "-d", str(work / "site")],
-                       check=True, env=dict(os.environ, NO_MKDOCS_2_WARNING="1"))
-        mkdocs = time.perf_counter() - started
+        mkdocs = timed(mkdocs_engine.command(config), mkdocs_engine.environment())
+        zensical = (timed(zensical_engine.command(config) + ["--clean"], zensical_engine.environment())
+                    if with_zensical else float("nan"))
         total = cold + mkdocs
-        print(f"{count:>8} {cold:>12.2f} {warm:>12.2f} {mkdocs:>9.2f} {cold / mkdocs:>12.1%} {warm / mkdocs:>12.1%} "
-              f"{total:>8.1f} {1000 * total / count:>16.1f}")
+        print(f"{count:>8} {cold:>12.2f} {warm:>12.2f} {mkdocs:>9.2f} {zensical:>11.2f} {zensical / mkdocs:>16.2f} "
+              f"{cold / mkdocs:>12.1%} {warm / mkdocs:>12.1%} {total:>8.1f} {1000 * total / count:>16.1f}")
         shutil.rmtree(work, ignore_errors=True)
     return 0
 
