@@ -48,3 +48,29 @@ def test_gpualert_corpus_floors(engine):
     assert figures["top3"] >= 0.97, _report(figures)
     assert figures["negatives_not_confident"] >= 0.95, _report(figures)
     assert figures["strong_precision"] >= 0.97, _report(figures)
+
+
+
+def test_the_benchmark_shows_the_test_split_only_as_totals(engine, capsys):
+    """What bench/match_quality.py prints for the test split names no case, no reference and no
+    miss: counts only. (Run on a sample of the split: the printing path is the same.)"""
+    import importlib.util
+
+    from relref import paths
+    from relref.match.evaluation import testsplit_cases
+    from relref.records.load import load_records
+
+    spec = importlib.util.spec_from_file_location("match_quality", paths.ROOT / "bench" / "match_quality.py")
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    records = load_records()
+    cases = testsplit_cases("frozen")
+    sample = [c for c in cases if c.accept][:12] + [c for c in cases if not c.accept][:4]
+    known = {r.id for r in records if not r.data.get("beyond_catalog")}
+    bench.print_set("test split, frozen", sample, engine, bench.plain_search_answer(records), known, True, False)
+    out = capsys.readouterr().out
+    assert "## test split, frozen" in out and "top-1" in out
+    names = {r.id for r in records} | {c.id for c in cases}
+    shown = [n for n in names if n in out]
+    assert not shown, f"the test split's output names {shown[:5]}"
+    assert "miss" not in out
