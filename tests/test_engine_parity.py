@@ -84,3 +84,18 @@ def test_both_engines_read_the_text_rules_alike(index):
     engine = Engine(index, "")
     for vector, theirs in zip(ENGINE_VECTORS, js):
         assert summary(engine.match(vector["text"], context=vector.get("context", ""))) == theirs, vector["id"]
+
+
+@pytest.mark.parametrize("extra,lead", [(0, ""), (1, ""), (-1, ""), (0, "\U0001F525 ")])
+def test_a_line_of_about_one_chunk_without_a_line_end(index, extra, lead):
+    """One line of the chunk size, give or take a character, with no line end and thousands of
+    literals: both engines answer it alike, in linear time (Python's chunker once read a byte past
+    the end at exactly the chunk size; the browser's windows counted code points once per literal),
+    with characters outside the BMP too (code points and UTF-16 units differ)."""
+    from relref.match.scan import CHUNK
+    line = lead + "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus. "
+    text = (line * (CHUNK // len(line) + 1))[:CHUNK + extra]
+    mine = summary(Engine(index, "").match(text))
+    assert mine["top"] and mine["lines"][0], "the Xid 79 line is found"
+    if NODE is not None:
+        assert run_js({"index": index, "cases": [{"id": "one-chunk", "text": text, "context": ""}]}) == [mine]

@@ -190,10 +190,9 @@ class Scanner:
         positions = text.literal_positions(line, c.literals[index], c.ignore_case[index]) if c.literals[index] else [0]
         if not positions:
             return None
-        parts = text.windows(line, positions)
-        if len(parts) > 1 or len(line) > text.MAX_LINE:
+        if len(line) > text.MAX_LINE:
             self.result.long_lines += 1
-        for part in parts:
+        for part in text.windows(line, positions):
             if regex.search(part) is not None and not (unless is not None and unless.search(part) is not None):
                 return part
         return None
@@ -260,7 +259,7 @@ def chunks(source, size: int = CHUNK):
     carry = b""
     for piece in pieces:
         carry += piece.encode("utf-8") if isinstance(piece, str) else piece
-        while len(carry) >= size:
+        while len(carry) > size:  # at exactly `size` the next piece may continue the line (or a UTF-8 sequence)
             cut = carry.rfind(b"\n", 0, size)
             if cut != -1:
                 yield text.normalise_bytes(carry[:cut - 1] if carry[cut - 1:cut] == b"\r" else carry[:cut]), False

@@ -39,16 +39,17 @@ def normalise_text(text: str) -> str:
     return text
 
 
-def windows(line: str, positions) -> list[str]:
-    """The parts of a line a pattern sees: the whole line when it is at most MAX_LINE code points,
-    else one window of MAX_LINE code points starting HALF_WINDOW before each literal position."""
+def windows(line: str, positions):
+    """The parts of a line a pattern sees, one at a time: the whole line when it is at most
+    MAX_LINE code points, else one window of MAX_LINE code points starting HALF_WINDOW before each
+    literal position. Made on demand: a megabyte line holds thousands of literals, and the caller
+    stops at the first window that matches."""
     if len(line) <= MAX_LINE:
-        return [line]
-    out = []
+        yield line
+        return
     for at in sorted(set(positions)):
         start = max(0, at - HALF_WINDOW)
-        out.append(line[start:start + MAX_LINE])
-    return out
+        yield line[start:start + MAX_LINE]
 
 
 ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

@@ -100,10 +100,8 @@
   Scanner.prototype.lineVerdict = function (sig, line) {
     var positions = sig.literals.length ? M.literalPositions(line, sig.literals, sig.ignore_case) : [0];
     if (!positions.length) return null;
-    var parts = this.text.windows(line, positions);
-    if (parts.length > 1 || parts[0] !== line) this.result.longLines++;
-    for (var i = 0; i < parts.length; i++) if (sig.test(parts[i])) return parts[i];
-    return null;
+    if (this.text.isLong(line)) this.result.longLines++;
+    return this.text.firstWindow(line, positions, function (part) { return sig.test(part); });
   };
   Scanner.prototype.noteStamps = function (stamps) {
     var r = this.result;
@@ -167,7 +165,7 @@
   function Chunker(size, text) { this.size = size; this.carry = ""; this.text = text; }
   Chunker.prototype.push = function (piece, out) {
     this.carry += piece;
-    while (this.carry.length >= this.size) {
+    while (this.carry.length > this.size) {  // as scan.chunks: at exactly size, wait for the next piece
       var cut = this.carry.lastIndexOf("\n", this.size - 1);
       if (cut !== -1) {
         out.push([this.text.normalise(this.carry.slice(0, this.carry.charAt(cut - 1) === "\r" ? cut - 1 : cut)), false]);

@@ -43,22 +43,44 @@
     }
     return i;
   }
-  function cpIndex(s, unit) { return cpLength(s.slice(0, unit)); }
   function sliceCp(s, from, to) {
     if (s.length <= to && from === 0) return s;  // fewer units than `to` means fewer code points too
     var a = unitIndex(s, from);
     return s.slice(a, a + unitIndex(s.slice(a), to - from));
   }
 
-  // The parts of a line a pattern sees: the whole line when it is at most maxLine code points,
-  // else one window of maxLine code points starting halfWindow before each literal position.
-  Text.prototype.windows = function (line, unitPositions) {
-    if (line.length <= this.maxLine || cpLength(line) <= this.maxLine) return [line];
-    var seen = {}, starts = [];
-    unitPositions.forEach(function (u) { var cp = cpIndex(line, u); if (!seen[cp]) { seen[cp] = 1; starts.push(cp); } });
-    starts.sort(function (a, b) { return a - b; });
-    var self = this;
-    return starts.map(function (at) { var start = Math.max(0, at - self.halfWindow); return sliceCp(line, start, start + self.maxLine); });
+  // The parts of a line a pattern sees, one at a time until `test` takes one (which is returned,
+  // else null): the whole line when it is at most maxLine code points, else one window of maxLine
+  // code points starting halfWindow before each literal position (text.windows). A megabyte line
+  // holds thousands of literals, so windows are made on demand and code points are counted in one
+  // pass, not once per literal.
+  Text.prototype.isLong = function (line) { return line.length > this.maxLine && cpLength(line) > this.maxLine; };
+  Text.prototype.firstWindow = function (line, unitPositions, test) {
+    if (!this.isLong(line)) return test(line) ? line : null;
+    var units = unitPositions.slice().sort(function (a, b) { return a - b; });
+    var toCp = null, toUnit = null;
+    if (cpLength(line) !== line.length) {  // surrogate pairs: map units and code points both ways
+      toCp = new Int32Array(line.length + 1); toUnit = new Int32Array(line.length + 1);
+      var cp = 0;
+      for (var i = 0; i < line.length; i++) {
+        toCp[i] = cp; toUnit[cp] = i;
+        var c = line.charCodeAt(i), d = line.charCodeAt(i + 1);
+        if (c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) { toCp[++i] = cp; }
+        cp++;
+      }
+      toCp[line.length] = cp; toUnit[cp] = line.length;
+      var last = cp;
+    }
+    var previous = -1;
+    for (var k = 0; k < units.length; k++) {
+      var at = toCp ? toCp[units[k]] : units[k];
+      if (at === previous) continue;
+      previous = at;
+      var start = Math.max(0, at - this.halfWindow), end = start + this.maxLine;
+      var part = toCp ? line.slice(toUnit[start], toUnit[Math.min(end, last)]) : line.slice(start, end);
+      if (test(part)) return part;
+    }
+    return null;
   };
   Text.prototype.head = function (line, n) { return sliceCp(line, 0, n); };
 
