@@ -5,6 +5,7 @@ import sys
 from pathlib import Path
 
 from .load import load_engine
+from .redact import redact_result
 
 READ_SIZE = 1 << 20
 EXIT_CONFIDENT, EXIT_NOT_CONFIDENT, EXIT_UNREADABLE = 0, 1, 2
@@ -22,6 +23,9 @@ def add_parser(sub) -> None:
     p.add_argument("--context", default="", help='free text, e.g. "DeepSpeed 0.14, ZeRO-3, 64 H100, Kubernetes"')
     p.add_argument("--top", type=_positive, default=5, help="how many references to show (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema/match-result.schema.json)")
+    p.add_argument("--redact", action="store_true",
+                   help="replace IP addresses, host names, home-path user names, tokens and keys, and e-mail "
+                        "addresses in the log lines printed (the Match page's rules)")
     p.add_argument("--index", type=Path, help="a match index file (default: built from the repository's records)")
     p.add_argument("--records", type=Path,
                    help="records to build the index from when --index is not given "
@@ -64,6 +68,8 @@ def run(args) -> int:
         except OSError as exc:
             print(f"relref match: cannot read {args.file}: {exc}", file=sys.stderr)
             return EXIT_UNREADABLE
+    if args.redact:
+        result = redact_result(result)
     print(json.dumps(result, indent=2) if args.json else visible(render_text(result)))  # json.dumps escapes them itself
     return EXIT_CONFIDENT if result["confident"] else EXIT_NOT_CONFIDENT
 
