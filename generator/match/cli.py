@@ -17,6 +17,7 @@ exit status:
   0  a confident match (with --follow: the last answer was confident)
   1  no confident match
   2  input it cannot read: the file, the match index or the records, or an option
+  130  Ctrl-C before an answer (with --follow, Ctrl-C prints the summary and exits 0 or 1)
 
 --top N lists at most N candidate references (default 5); with no likely candidate at all, it
 lists at most {WEAK_SHOWN} closest references. The answer sentence always comes first.
@@ -122,15 +123,19 @@ def _follow(engine, stream, args) -> dict:
             print(render([Line(f"[{follower.lines} lines] {shown['answer']}", "answer")]), flush=True)
 
     follower = Follower(engine, args.context, args.top)
-    result, how = follow(stream, follower, say, stop_when_confident=args.until_confident)
-    shown = redact_result(result) if args.redact else result
-    if args.json:
-        print(json.dumps({"event": "summary", "lines": follower.lines, "ended": how, "result": shown}), flush=True)
-    else:
-        ended = {"end": "the stream ended", "interrupt": "interrupted",
-                 "confident": "stopped at the first confident answer"}[how]
-        print(render([Line(""), Line(f"Summary after {follower.lines} lines ({ended}):", "heading"), Line("")]
-                     + report_lines(shown, args.verbose)), flush=True)
+    try:
+        result, how = follow(stream, follower, say, stop_when_confident=args.until_confident)
+        shown = redact_result(result) if args.redact else result
+        if args.json:
+            print(json.dumps({"event": "summary", "lines": follower.lines, "ended": how, "result": shown}), flush=True)
+        else:
+            ended = {"end": "the stream ended", "interrupt": "interrupted",
+                     "confident": "stopped at the first confident answer"}[how]
+            print(render([Line(""), Line(f"Summary after {follower.lines} lines ({ended}):", "heading"), Line("")]
+                         + report_lines(shown, args.verbose)), flush=True)
+    except BrokenPipeError:  # `| head -1` took the first answer: stop reading, the latest answer sets the status
+        quiet_broken_pipe()
+        return follower.last or {"confident": False}
     return result
 
 

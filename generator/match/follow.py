@@ -29,6 +29,7 @@ class Follower:
         self.scanner = Scanner(engine.signatures, engine.compiled)
         self.carry = b""  # read, not yet a whole chunk
         self.lines = 0
+        self.last = None  # the latest answer, for the exit status when output stops early
 
     def feed(self, data: bytes) -> None:
         self.lines += data.count(b"\n")
@@ -54,7 +55,8 @@ class Follower:
         scanner = copy.deepcopy(self.scanner, {id(self.scanner.compiled): self.scanner.compiled})
         for piece, cut in chunks(self.carry, size=CHUNK + 1):  # at most a chunk: the tail, as scan.chunks ends
             scanner.feed(piece, cut)
-        return self.engine.rank(scanner.finish(), self.context, self.top)
+        self.last = self.engine.rank(scanner.finish(), self.context, self.top)
+        return self.last
 
 
 def follow(stream, follower: Follower, on_answer, stop_when_confident: bool = False):
