@@ -29,6 +29,21 @@ def index(tmp_path_factory):
     return str(path)
 
 
+def wait_until_reading(proc, timeout=60):
+    """Until the process is loaded and blocked waiting for input (a pipe read, or select), so that
+    a signal sent next reaches the command and not the interpreter still starting up."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            wchan = Path(f"/proc/{proc.pid}/wchan").read_text()
+        except OSError:
+            wchan = ""
+        if any(word in wchan for word in ("pipe_read", "poll_schedule", "select")):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"never waited for input (wchan {wchan!r})")
+
+
 class Live:
     """relref with a pipe for standard input that stays open until the test closes it, and its
     output read line by line as it comes."""
@@ -114,7 +129,8 @@ def test_ctrl_c_prints_the_summary(index, live):
     run.write(XID)
     assert run.next_line().startswith("[1 lines] Most likely:")
     run.write(NOISE * 2)
-    time.sleep(0.5)
+    time.sleep(1)
+    wait_until_reading(run.proc)
     run.proc.send_signal(signal.SIGINT)
     assert run.proc.wait(timeout=WAIT) == 0, "the status is the last answer's, as ping's is after Ctrl-C"
     out = run.rest()
@@ -125,7 +141,8 @@ def test_ctrl_c_prints_the_summary(index, live):
 def test_ctrl_c_before_any_answer_still_summarises(index, live):
     run = live("--index", index, "--follow", "--json", "-")
     run.write(NOISE * 4)
-    time.sleep(1.5)
+    time.sleep(1)  # the cadence has matched the noise and found nothing
+    wait_until_reading(run.proc)
     run.proc.send_signal(signal.SIGINT)
     assert run.proc.wait(timeout=WAIT) == 1
     events = [json.loads(line) for line in run.rest().splitlines()]

@@ -7,6 +7,7 @@ import pty
 import re
 import subprocess
 import sys
+import time
 from importlib.metadata import version
 from pathlib import Path
 
@@ -62,6 +63,21 @@ def on_terminal(*args, stdin=b"", **extra) -> str:
     os.close(master)
     assert proc.wait(timeout=120) in (0, 1)
     return received.decode("utf-8").replace("\r\n", "\n")
+
+
+def wait_until_reading(proc, timeout=60):
+    """Until the process is loaded and blocked waiting for input (a pipe read, or select), so that
+    a signal sent next reaches the command and not the interpreter still starting up."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            wchan = Path(f"/proc/{proc.pid}/wchan").read_text()
+        except OSError:
+            wchan = ""
+        if any(word in wchan for word in ("pipe_read", "poll_schedule", "select")):
+            return
+        time.sleep(0.1)
+    raise AssertionError(f"never waited for input (wchan {wchan!r})")
 
 
 def test_relref_alone_prints_its_help():
@@ -146,3 +162,15 @@ def test_scores_only_with_verbose(index):
     assert "score" not in quiet.lower() and str(top["score"]) not in quiet
     assert f"{top['title']} (score {top['score']})" in loud
     assert loud.split("\n")[0] == quiet.split("\n")[0] == result["answer"]
+
+
+def test_ctrl_c_while_waiting_for_input_exits_130_without_a_traceback(index):
+    import signal
+    proc = subprocess.Popen([RELREF, "match", "--index", index, "-"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdin.write(XID)
+    proc.stdin.flush()
+    wait_until_reading(proc)  # loaded, and reading a stream that has not ended
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130 and b"Traceback" not in err and not out, err

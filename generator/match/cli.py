@@ -17,7 +17,7 @@ exit status:
   0  a confident match (with --follow: the last answer was confident)
   1  no confident match
   2  input it cannot read: the file, the match index or the records, or an option
-  130  Ctrl-C before an answer (with --follow, Ctrl-C prints the summary and exits 0 or 1)
+  130  Ctrl-C before the answer (with --follow, Ctrl-C prints the summary and exits 0 or 1)
 
 --top N lists at most N candidate references (default 5); with no likely candidate at all, it
 lists at most {WEAK_SHOWN} closest references. The answer sentence always comes first.
@@ -71,6 +71,13 @@ def _positive(text: str) -> int:
 
 def run(args) -> int:
     try:
+        return _run(args)
+    except KeyboardInterrupt:  # before an answer (--follow answers Ctrl-C with its summary instead)
+        return EXIT_INTERRUPTED
+
+
+def _run(args) -> int:
+    try:
         engine = load_engine(args.index, args.records)
     except (OSError, ValueError) as exc:
         print(f"relref match: cannot read the match index {args.index}: {exc}", file=sys.stderr)
@@ -95,8 +102,6 @@ def run(args) -> int:
     except BrokenPipeError:  # the reader has what it wanted (`| head`); the answer still sets the status
         quiet_broken_pipe()
         return EXIT_CONFIDENT if result and result["confident"] else EXIT_NOT_CONFIDENT
-    except KeyboardInterrupt:  # before an answer (--follow answers Ctrl-C with its summary instead)
-        return EXIT_INTERRUPTED
     except OSError as exc:
         print(f"relref match: cannot read {args.file}: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
