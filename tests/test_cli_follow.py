@@ -127,7 +127,7 @@ def test_until_confident_exits_while_the_stream_is_still_open(index, live):
 def test_ctrl_c_prints_the_summary(index, live):
     run = live("--index", index, "--follow", "-")
     run.write(XID)
-    assert run.next_line().startswith("[1 lines] Most likely:")
+    assert run.next_line().startswith("[1 line] Most likely:")
     run.write(NOISE * 2)
     time.sleep(1)
     wait_until_reading(run.proc)
@@ -201,4 +201,4 @@ def test_follow_into_head_exits_quietly(index):
                           capture_output=True, timeout=120,
                           env={**os.environ, "RELREF": RELREF, "INDEX": index, "LOG": XID.decode()})
     assert done.returncode == 0 and done.stderr == b"", done
-    assert done.stdout.decode().startswith("[1 lines] Most likely:")
+    assert done.stdout.decode().startswith("[1 line] Most likely:")

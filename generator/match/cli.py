@@ -125,7 +125,7 @@ def _follow(engine, stream, args) -> dict:
         if args.json:
             print(json.dumps({"event": "answer", "lines": follower.lines, "result": shown}), flush=True)
         else:
-            print(render([Line(f"[{follower.lines} lines] {shown['answer']}", "answer")]), flush=True)
+            print(render([Line(f"[{_count(follower.lines)}] {shown['answer']}", "answer")]), flush=True)
 
     follower = Follower(engine, args.context, args.top)
     try:
@@ -136,12 +136,16 @@ def _follow(engine, stream, args) -> dict:
         else:
             ended = {"end": "the stream ended", "interrupt": "interrupted",
                      "confident": "stopped at the first confident answer"}[how]
-            print(render([Line(""), Line(f"Summary after {follower.lines} lines ({ended}):", "heading"), Line("")]
+            print(render([Line(""), Line(f"Summary after {_count(follower.lines)} ({ended}):", "heading"), Line("")]
                          + report_lines(shown, args.verbose)), flush=True)
     except BrokenPipeError:  # `| head -1` took the first answer: stop reading, the latest answer sets the status
         quiet_broken_pipe()
         return follower.last or {"confident": False}
     return result
+
+
+def _count(lines: int) -> str:
+    return "1 line" if lines == 1 else f"{lines} lines"
 
 
 def _blocks(stream):
