@@ -9,7 +9,8 @@ from .records.problems import RecordErrors
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="relref", description="Reliability Error References")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser.add_argument("--version", action="version", version=_version())
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     lint = sub.add_parser("lint", help="validate the records, write nothing")
     lint.add_argument("--records", type=Path, default=paths.RECORDS)
     lint.set_defaults(func=_lint)
@@ -38,6 +39,9 @@ def main(argv=None) -> int:
     new.set_defaults(func=_new)
     _add_match_parser(sub)
     args = parser.parse_args(argv)
+    if args.command is None:  # `relref` alone: what it can do, not an error about what is missing
+        parser.print_help()
+        return 0
     try:
         return args.func(args)
     except ModuleNotFoundError as exc:  # installed without the `site` extra: only `match` works
@@ -51,6 +55,16 @@ def main(argv=None) -> int:
             return 2
         print(f"relref: {len(errors.problems)} problem(s); nothing was written", file=sys.stderr)
         return 1
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    from .match.engine import ENGINE_VERSION
+    try:
+        package = version("reliability-error-references")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        package = "(not installed)"
+    return f"relref {package} (match engine {ENGINE_VERSION})"
 
 
 def _lint(args) -> int:

@@ -1,27 +1,57 @@
-"""`relref match [FILE|-] [--context TEXT] [--top N] [--json] [--index FILE]`."""
+"""`relref match [FILE|-] [--context TEXT] [--top N] [--json] [--verbose] [--follow [--until-confident]]`."""
 import argparse
 import json
 import sys
 from pathlib import Path
 
+from .engine import WEAK_SHOWN
 from .load import load_engine
+from .redact import redact_result
+from .terminal import Line, quiet_broken_pipe, render
 
 READ_SIZE = 1 << 20
 EXIT_CONFIDENT, EXIT_NOT_CONFIDENT, EXIT_UNREADABLE = 0, 1, 2
-# Matched lines come from pasted logs: an escape sequence in one (a title change, a clear screen,
-# an OSC 52 clipboard write) would act on the reader's terminal. Every control character but the
-# newlines of the report prints as an escape, and so do the bidirectional overrides.
-CONTROL = [*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F),
-           *range(0x2066, 0x206A)]
-VISIBLE = str.maketrans({code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in CONTROL})
+EXIT_INTERRUPTED = 130  # the shell's own status for a command ended by Ctrl-C
+EPILOG = f"""\
+exit status:
+  0  a confident match (with --follow: the last answer was confident)
+  1  no confident match
+  2  input it cannot read: the file, the match index or the records, or an option
+  130  Ctrl-C before the answer (with --follow, Ctrl-C prints the summary and exits 0 or 1)
+
+--top N lists at most N candidate references (default 5); with no likely candidate at all, it
+lists at most {WEAK_SHOWN} closest references. The answer sentence always comes first.
+
+Output is wrapped to the terminal's width and coloured only on a terminal (never with NO_COLOR
+set); commands, URLs and quoted log lines are never wrapped.
+
+examples:
+  relref match job.log --context "PyTorch 2.4, 64 H100, Slurm"
+  kubectl logs -f pod/trainer-0 | relref match --follow -
+  kubectl logs -f pod/trainer-0 | relref match --until-confident -
+"""
 
 
 def add_parser(sub) -> None:
-    p = sub.add_parser("match", help="match a pasted error or a log against the references")
+    p = sub.add_parser("match", help="match a pasted error or a log against the references",
+                       description="Match a pasted error or a log against the references: the answer "
+                                   "first, then the candidates, the lines that point at them and the checks to run next.",
+                       epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("file", nargs="?", default="-", help="a log file, or - for standard input (default)")
     p.add_argument("--context", default="", help='free text, e.g. "DeepSpeed 0.14, ZeRO-3, 64 H100, Kubernetes"')
-    p.add_argument("--top", type=_positive, default=5, help="how many references to show (default 5)")
-    p.add_argument("--json", action="store_true", help="print one JSON object (schema/match-result.schema.json)")
+    p.add_argument("--top", type=_positive, default=5, metavar="N",
+                   help="list at most N candidate references (default 5)")
+    p.add_argument("--json", action="store_true", help="print one JSON object (schema/match-result.schema.json); "
+                                                       "with --follow, one JSON object a line")
+    p.add_argument("--verbose", action="store_true", help="also print each reference's score (the engine's ranking number)")
+    p.add_argument("--follow", action="store_true",
+                   help="read a live stream: print the answer when it is first found and each time it changes, "
+                        "and the full report when the stream ends or on Ctrl-C")
+    p.add_argument("--until-confident", action="store_true",
+                   help="with --follow (implied): stop at the first confident answer, exit 0")
+    p.add_argument("--redact", action="store_true",
+                   help="replace IP addresses, host names, home-path user names, tokens and keys, and e-mail "
+                        "addresses in the log lines printed (the Match page's rules)")
     p.add_argument("--index", type=Path, help="a match index file (default: built from the repository's records)")
     p.add_argument("--records", type=Path,
                    help="records to build the index from when --index is not given "
@@ -39,11 +69,14 @@ def _positive(text: str) -> int:
     return value
 
 
-def visible(text: str) -> str:
-    return text.translate(VISIBLE)
-
-
 def run(args) -> int:
+    try:
+        return _run(args)
+    except KeyboardInterrupt:  # before an answer (--follow answers Ctrl-C with its summary instead)
+        return EXIT_INTERRUPTED
+
+
+def _run(args) -> int:
     try:
         engine = load_engine(args.index, args.records)
     except (OSError, ValueError) as exc:
@@ -58,14 +91,61 @@ def run(args) -> int:
     except OSError as exc:
         print(f"relref match: cannot read {args.file}: {exc.strerror}", file=sys.stderr)
         return EXIT_UNREADABLE
-    with stream:
-        try:
-            result = engine.match(_blocks(stream), context=args.context, top=args.top)
-        except OSError as exc:
-            print(f"relref match: cannot read {args.file}: {exc}", file=sys.stderr)
-            return EXIT_UNREADABLE
-    print(json.dumps(result, indent=2) if args.json else visible(render_text(result)))  # json.dumps escapes them itself
+    result = None
+    try:
+        with stream:
+            if args.follow or args.until_confident:
+                result = _follow(engine, stream, args)
+            else:
+                result = engine.match(_blocks(stream), context=args.context, top=args.top)
+                _print(args, result)
+    except BrokenPipeError:  # the reader has what it wanted (`| head`); the answer still sets the status
+        quiet_broken_pipe()
+        return EXIT_CONFIDENT if result and result["confident"] else EXIT_NOT_CONFIDENT
+    except OSError as exc:
+        print(f"relref match: cannot read {args.file}: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
     return EXIT_CONFIDENT if result["confident"] else EXIT_NOT_CONFIDENT
+
+
+def _print(args, result: dict) -> None:
+    if args.redact:
+        result = redact_result(result)
+    if args.json:
+        print(json.dumps(result, indent=2))  # json.dumps escapes control characters itself
+    else:
+        print(render(report_lines(result, args.verbose)))
+
+
+def _follow(engine, stream, args) -> dict:
+    from .follow import Follower, follow
+
+    def say(result):
+        shown = redact_result(result) if args.redact else result
+        if args.json:
+            print(json.dumps({"event": "answer", "lines": follower.lines, "result": shown}), flush=True)
+        else:
+            print(render([Line(f"[{_count(follower.lines)}] {shown['answer']}", "answer")]), flush=True)
+
+    follower = Follower(engine, args.context, args.top)
+    try:
+        result, how = follow(stream, follower, say, stop_when_confident=args.until_confident)
+        shown = redact_result(result) if args.redact else result
+        if args.json:
+            print(json.dumps({"event": "summary", "lines": follower.lines, "ended": how, "result": shown}), flush=True)
+        else:
+            ended = {"end": "the stream ended", "interrupt": "interrupted",
+                     "confident": "stopped at the first confident answer"}[how]
+            print(render([Line(""), Line(f"Summary after {_count(follower.lines)} ({ended}):", "heading"), Line("")]
+                         + report_lines(shown, args.verbose)), flush=True)
+    except BrokenPipeError:  # `| head -1` took the first answer: stop reading, the latest answer sets the status
+        quiet_broken_pipe()
+        return follower.last or {"confident": False}
+    return result
+
+
+def _count(lines: int) -> str:
+    return "1 line" if lines == 1 else f"{lines} lines"
 
 
 def _blocks(stream):
@@ -78,43 +158,54 @@ def _blocks(stream):
         yield block
 
 
-def render_text(result: dict) -> str:
+def render_text(result: dict, verbose: bool = False) -> str:
+    """The report as plain text, unescaped (terminal.render escapes what it prints)."""
+    return "\n".join(line.text for line in report_lines(result, verbose))
+
+
+def report_lines(result: dict, verbose: bool = False) -> list[Line]:
     """The answer first, then the candidates with the lines and causes that point at them, the
-    checks to run next, and further reading apart."""
-    out = [result["answer"]]
+    checks to run next, and further reading apart. Scores are the engine's internals: the
+    confidence label says what they mean, so they show only with --verbose."""
+    out = [Line(result["answer"], "answer")]
     candidates = [m for m in result["matches"] if m["confidence"] != "weak"] if result["verdict"] != "none" else []
     shown = candidates or result["matches"]
     if shown:
-        out.append("\nCandidates:" if candidates else "\nClosest references (words only; nothing names a fault they cover):")
+        out += [Line(""), Line("Candidates:" if candidates else
+                               "Closest references (words only; nothing names a fault they cover):", "heading")]
     for n, m in enumerate(shown, 1):
-        out.append(f"\n{n}. [{m['confidence']}] {m['title']}\n   {m['url']}")
+        score = f" (score {m['score']})" if verbose else ""
+        out += [Line(""), Line(f"{n}. [{m['confidence']}] {m['title']}{score}", m["confidence"]),
+                Line(f"   {m['url']}", "url", verbatim=True)]
         for cause in m.get("causes", []):
-            out.append(f"   cause: {cause['title']} (line {', '.join(map(str, cause['lines']))})")
+            where = f" (line {', '.join(map(str, cause['lines']))})" if cause["lines"] else ""  # not "(line )"
+            out.append(Line(f"   cause: {cause['title']}{where}"))
         for w in m["why"]:
-            out.append("   - " + _why_line(w))
+            out.append(_why_line(w))
     checks = result["next_checks"]
     if checks:
         apart = result["verdict"] == "ambiguous" and len(candidates) > 1
-        out.append("\nChecks to run next" + (" (they tell the candidates apart):" if apart else ":"))
+        out += [Line(""), Line("Checks to run next" + (" (they tell the candidates apart):" if apart else ":"), "heading")]
         for c in checks:
-            out.append(f"  * {c['title']}  [{c['reference']}]")
-            out.append(f"      $ {c['command']}" if c["command"] else f"      look at: {c['observation']}")
-            out.append(f"      {c['url']}")
+            out.append(Line(f"  * {c['title']}  [{c['reference']}]"))
+            out.append(Line(f"      $ {c['command']}", "command", verbatim=True) if c["command"]
+                       else Line(f"      look at: {c['observation']}"))
+            out.append(Line(f"      {c['url']}", "url", verbatim=True))
     for finding in result.get("findings", []):
-        out.append(f"\nSeparate failure: {finding['answer']} (lines {', '.join(map(str, finding['lines']))})")
+        out += [Line(""), Line(f"Separate failure: {finding['answer']} (lines {', '.join(map(str, finding['lines']))})")]
     further = result.get("further_reading", [])
     if further:
-        out.append("\nFurther reading (field reports and practices):")
-        out += [f"  - {m['title']}  {m['url']}" for m in further]
+        out += [Line(""), Line("Further reading (field reports and practices):", "heading")]
+        out += [Line(f"  - {m['title']}  {m['url']}") for m in further]
     for w in result["warnings"]:
-        out.append(f"\nwarning: {w['text']}")
+        out += [Line(""), Line(f"warning: {w['text']}", "warning")]
     read = describe_hints(result.get("hints", {}))
     if read:
-        out.append(f"\nRead from the paste and context: {read}.")
+        out += [Line(""), Line(f"Read from the paste and context: {read}.")]
     cues = [c for c in result.get("cues", []) if not c["negated"]]
     if cues:
-        out.append("Read from the context: " + "; ".join(f"\"{c['text']}\" ({c['reason']})" for c in cues) + ".")
-    return "\n".join(out)
+        out.append(Line("Read from the context: " + "; ".join(f"\"{c['text']}\" ({c['reason']})" for c in cues) + "."))
+    return out
 
 
 def describe_hints(hints: dict) -> str:
@@ -124,12 +215,13 @@ def describe_hints(hints: dict) -> str:
     return "; ".join(p for p in parts if p)
 
 
-def _why_line(w: dict) -> str:
+def _why_line(w: dict) -> Line:
     if w["kind"] == "signature":
         lines = ", ".join(map(str, w["lines"]))
         role = "names the fault" if w["role"] == "cause" else "downstream symptom"
         extra = " (stale)" if w["stale"] else (" (shared with other references)" if w["shared"] else "")
-        return f"line {lines}: signature {w['signature']} ({role}){extra}: {w['text'][:160]}"
+        quote = w["text"][:160]
+        return Line(f"   - line {lines}: signature {w['signature']} ({role}){extra}: {quote}", quote=quote)
     if w["kind"] == "words":
-        return f"words: {', '.join(w['terms'])}"
-    return ("context fits: " if w["fit"] else "context conflicts: ") + w["text"]
+        return Line(f"   - words: {', '.join(w['terms'])}")
+    return Line("   - " + ("context fits: " if w["fit"] else "context conflicts: ") + w["text"])
