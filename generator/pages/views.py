@@ -70,12 +70,21 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, site_url:
     }
 
 
+def lede(data: dict) -> str:
+    """What the reference is, in at most two sentences: the record's `lede`, else (records written
+    before it existed) the summary's first sentence."""
+    if data.get("lede"):
+        return data["lede"]
+    return " ".join(data["summary"].split()).split(". ")[0].rstrip(".") + "."
+
+
 def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
     rows = []
     for record in records:
         data, applies = record.data, record.data.get("applies_to", {})
         rows.append({
-            "id": record.id, "title": data["title"], "summary": data["summary"], "kind": data["kind"],
+            "id": record.id, "title": data["title"], "summary": data["summary"], "lede": lede(data),
+            "kind": data["kind"],
             "kind_label": KIND_LABELS[data["kind"]], "category": data["category"],
             "category_title": category_titles[data["category"]],
             "frameworks": applies.get("frameworks", []), "hardware": applies.get("hardware", []),
