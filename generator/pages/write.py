@@ -21,8 +21,9 @@ def environment() -> Environment:
     return env
 
 
-def write_docs(records: list[Record], schema: dict, docs: Path, site_url: str) -> None:
-    """Write every page of the site into `docs` (an empty folder)."""
+def write_docs(records: list[Record], schema: dict, docs: Path, public_root: str | None) -> None:
+    """Write every page of the site into `docs` (an empty folder). `public_root`: SITE_URL when the
+    build was given one, else None (paths.py has the rule for links)."""
     env = environment()
     shutil.copytree(paths.DOCS_STATIC, docs, dirs_exist_ok=True)
     by_id = {r.id: r for r in records}
@@ -32,7 +33,7 @@ def write_docs(records: list[Record], schema: dict, docs: Path, site_url: str) -
 
     for record in records:
         page = env.get_template("reference.md.j2").render(
-            r=views.reference_view(record, by_id, category_titles, site_url))
+            r=views.reference_view(record, by_id, category_titles, public_root))
         _write(docs / "references" / f"{record.id}.md", page)
         for alias in record.data.get("aliases", []):
             _write(docs / "references" / alias / "index.html", env.get_template("redirect.html.j2").render(

@@ -18,7 +18,7 @@ import yaml
 from .. import paths
 from . import urllock
 from ..pages.catalog_outputs import write_catalog_outputs
-from ..paths import site_url
+from ..paths import public_site_url, site_url
 from ..pages.write import write_docs
 from ..records.load import load_records, load_schema
 
@@ -26,12 +26,15 @@ def generate(records_dir: Path, out: Path, lock: Path | None = None) -> Path:
     """Validate the records and write the docs folder and an mkdocs config into `out`."""
     records = load_records(records_dir)
     docs = out / "docs"
-    write_docs(records, load_schema(), docs, site_url())
+    write_docs(records, load_schema(), docs, public_site_url())
     for step in _output_steps(lock):
         step(records, docs)
     config = out / "mkdocs.yml"
+    # extra.relref_site_url records whether SITE_URL was given (null when not): main.html hands it
+    # to the pages, which then copy links under it, else under the root they are served from.
     config.write_text(yaml.safe_dump({"INHERIT": str(paths.MKDOCS_YML), "docs_dir": str(docs),
-                                      "theme": {"name": "material", "custom_dir": str(paths.ROOT / "site_overrides")}}),
+                                      "theme": {"name": "material", "custom_dir": str(paths.ROOT / "site_overrides")},
+                                      "extra": {"relref_site_url": public_site_url()}}),
                       encoding="utf-8")
     return config
 
@@ -39,6 +42,10 @@ def generate(records_dir: Path, out: Path, lock: Path | None = None) -> Path:
 def build_site(records_dir: Path, site_dir: Path, generate_only: bool = False,
                lock: Path | None = urllock.LOCK, update_lock: bool = False) -> int:
     started = time.perf_counter()
+    if public_site_url() is None:
+        print(f"relref: warning: SITE_URL is not set, so links will be local: the sitemap, the API, the feed "
+              f"and relref match point at {paths.DEFAULT_SITE_URL}, and pages copy links under the address "
+              "they are served from. Set SITE_URL to the public address (\"Deploying the site\").", file=sys.stderr)
     site_dir = Path(site_dir).resolve()
     site_dir.parent.mkdir(parents=True, exist_ok=True)
     work = Path(tempfile.mkdtemp(prefix=".relref-build-", dir=site_dir.parent))
