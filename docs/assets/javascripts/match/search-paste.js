@@ -28,8 +28,12 @@
   }
 
   function setup() {
-    var input = document.querySelector(".md-search__input");
-    var panel = document.getElementById("rr-search-match");
+    attach(document.querySelector(".md-search__input"), document.getElementById("rr-search-match"));
+  }
+
+  // The paste handling on one search box and its panel (another engine's adapter passes its own:
+  // engine-zensical.js).
+  function attach(input, panel) {
     if (!input || !panel || input.dataset.rrReady) return;
     input.dataset.rrReady = "1";
     var pasted = null;
@@ -80,7 +84,7 @@
     });
   }
 
-  window.RelrefSearch = { safeQuery: safeQuery, looksLikeLog: looksLikeLog };
+  window.RelrefSearch = { safeQuery: safeQuery, looksLikeLog: looksLikeLog, attach: attach };
   // On every page of instant navigation (document$), and once on load where the theme's observable
   // does not run (pages opened from disk); setup is idempotent.
   if (typeof document$ !== "undefined") document$.subscribe(setup);
