@@ -31,9 +31,12 @@ def reference_url(site_url: str, ref_id: str) -> str:
     return page_url(reference_path(ref_id), site_url)
 
 
-def reference_view(record: Record, by_id: dict, category_titles: dict, public_root: str | None) -> dict:
+def reference_view(record: Record, by_id: dict, category_titles: dict, public_root: str | None,
+                   checked: dict | None = None) -> dict:
     """`public_root`: SITE_URL when the build was given one, else None (links are then resolved
-    in the browser against the root the page is served from: paths.py has the rule)."""
+    in the browser against the root the page is served from: paths.py has the rule). `checked`:
+    source URL -> the date the audit opened it (audit_dates()); records never hold those dates."""
+    checked = checked or {}
     data = record.data
     source_no = {s["url"]: i for i, s in enumerate(data["sources"], 1)}
     causes = {c["id"]: c for c in data["causes"]}
@@ -46,6 +49,7 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
     return {
         "id": record.id,
         "title": data["title"],
+        "beyond_catalog": data.get("beyond_catalog", False),
         "summary": data["summary"],
         "lede": lede(data),
         "disputed": _disputed(data.get("discrepancies", [])),
@@ -81,9 +85,16 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
         "figures": [dict(f, cite=cite(f["source"])) for f in data.get("figures", [])],
         "charts": chart_views(data),
         "budget_links": budget_links(data),
-        "sources": [dict(s, no=i) for i, s in enumerate(data["sources"], 1)],
+        "sources": [dict(s, no=i, checked=checked.get(s["url"])) for i, s in enumerate(data["sources"], 1)],
         "changes": sorted(data["changes"], key=lambda c: c["date"], reverse=True),
     }
+
+
+def audit_dates(audit: dict | None) -> dict:
+    """Source URL -> the date it was checked, from a record's audit (audit/<id>.yaml): only the
+    sources the auditor opened have one; an unreachable or unopened source shows no date."""
+    return {s["url"]: str(s["checked"]) for s in (audit or {}).get("sources", [])
+            if s.get("status") == "opened" and s.get("checked")}
 
 
 def lede(data: dict) -> str:
