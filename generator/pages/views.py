@@ -52,6 +52,9 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
         "beyond_catalog": data.get("beyond_catalog", False),
         "summary": data["summary"],
         "lede": lede(data),
+        # The meta description: the lede the author wrote, else the whole summary rather than the
+        # first sentence lede() falls back to, so a record without a lede is described as before.
+        "description": data.get("lede") or data["summary"],
         "disputed": _disputed(data.get("discrepancies", [])),
         "kind": data["kind"],
         "kind_label": KIND_LABELS[data["kind"]],
