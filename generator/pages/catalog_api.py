@@ -22,6 +22,7 @@ def reference_entry(record, site_url: str) -> dict:
         "id": record.id,
         "title": record.data["title"],
         "status": record.data.get("status", "active"),
+        "beyond_catalog": record.data.get("beyond_catalog", False),
         "url": reference_url(site_url, record.id),
         "json_url": f"{root}api/v1/references/{record.id}.json",
         "record": record.data,

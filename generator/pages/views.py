@@ -3,10 +3,12 @@
 Templates hold markup only; every lookup (a look-alike's title, a cause's checks, a
 source's number) is resolved here.
 """
+import re
 from collections import defaultdict
 
 from .budget import budget_links
 from .charts import chart_views
+from ..paths import page_url
 from ..records.load import Record
 
 KIND_LABELS = {"error": "Error", "symptom": "Symptom", "field-report": "Field report", "practice": "Practice"}
@@ -19,15 +21,27 @@ def categories(schema: dict) -> list[dict]:
             for c in schema["properties"]["category"]["oneOf"]]
 
 
+def reference_path(ref_id: str) -> str:
+    """The canonical path of a reference page, from the site root."""
+    return f"references/{ref_id}/"
+
+
 def reference_url(site_url: str, ref_id: str) -> str:
-    return f"{site_url.rstrip('/')}/references/{ref_id}/"
+    """An absolute link to a reference page under `site_url` (see the rule in paths.py)."""
+    return page_url(reference_path(ref_id), site_url)
 
 
-def reference_view(record: Record, by_id: dict, category_titles: dict, site_url: str) -> dict:
+def reference_view(record: Record, by_id: dict, category_titles: dict, public_root: str | None,
+                   checked: dict | None = None) -> dict:
+    """`public_root`: SITE_URL when the build was given one, else None (links are then resolved
+    in the browser against the root the page is served from: paths.py has the rule). `checked`:
+    source URL -> the date the audit opened it (audit_dates()); records never hold those dates."""
+    checked = checked or {}
     data = record.data
     source_no = {s["url"]: i for i, s in enumerate(data["sources"], 1)}
     causes = {c["id"]: c for c in data["causes"]}
     checks = {e["id"]: e for e in data["evidence"]}
+    check_no = {e["id"]: i for i, e in enumerate(data["evidence"], 1)}
 
     def cite(url):
         return {"no": source_no[url], "url": url} if url else None
@@ -35,7 +49,13 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, site_url:
     return {
         "id": record.id,
         "title": data["title"],
+        "beyond_catalog": data.get("beyond_catalog", False),
         "summary": data["summary"],
+        "lede": lede(data),
+        # The meta description: the lede the author wrote, else the whole summary rather than the
+        # first sentence lede() falls back to, so a record without a lede is described as before.
+        "description": data.get("lede") or data["summary"],
+        "disputed": _disputed(data.get("discrepancies", [])),
         "kind": data["kind"],
         "kind_label": KIND_LABELS[data["kind"]],
         "prints_nothing": data["kind"] != "error",
@@ -43,18 +63,21 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, site_url:
         "category_title": category_titles[data["category"]],
         "retired": data.get("status") == "retired",
         "successor": _ref_link(data.get("successor"), by_id),
-        "url": reference_url(site_url, record.id),
+        "path": reference_path(record.id),
+        "public_url": reference_url(public_root, record.id) if public_root else None,
+        "shown_url": reference_url(public_root, record.id) if public_root else reference_path(record.id),
         "last_reviewed": data["last_reviewed"],
         "applies_to": _applies_rows(data.get("applies_to", {})),
         "versions": data.get("applies_to", {}).get("versions", []),
-        "signatures": [dict(s, cite=cite(s["seen_at"]), overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])])
-                       for s in data["signatures"]],
-        "causes": [dict(c, heading=_heading(c), cite=cite(c.get("source")),
+        "signatures": _signature_groups([dict(s, cite=cite(s["seen_at"]),
+                                                   overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])])
+                                              for s in data["signatures"]]),
+        "causes": [dict(c, heading=_heading(c), body=_body(c), cite=cite(c.get("source")),
                         likelihood_cite=cite(c.get("likelihood_source")),
-                        checks=[{"id": k, "title": checks[k]["title"]} for k in c["checks"]])
+                        checks=[{"id": k, "title": checks[k]["title"], "no": check_no[k]} for k in c["checks"]])
                    for c in data["causes"]],
         "causes_ranked": any("likelihood" in c for c in data["causes"]),
-        "evidence": [dict(e, cite=cite(e.get("source")),
+        "evidence": [dict(e, no=check_no[e["id"]], cite=cite(e.get("source")),
                           confirms=[_cause_link(k, causes) for k in e.get("confirms", [])],
                           rules_out=[_cause_link(k, causes) for k in e.get("rules_out", [])])
                      for e in data["evidence"]],
@@ -65,9 +88,24 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, site_url:
         "figures": [dict(f, cite=cite(f["source"])) for f in data.get("figures", [])],
         "charts": chart_views(data),
         "budget_links": budget_links(data),
-        "sources": [dict(s, no=i) for i, s in enumerate(data["sources"], 1)],
+        "sources": [dict(s, no=i, checked=checked.get(s["url"])) for i, s in enumerate(data["sources"], 1)],
         "changes": sorted(data["changes"], key=lambda c: c["date"], reverse=True),
     }
+
+
+def audit_dates(audit: dict | None) -> dict:
+    """Source URL -> the date it was checked, from a record's audit (audit/<id>.yaml): only the
+    sources the auditor opened have one; an unreachable or unopened source shows no date."""
+    return {s["url"]: str(s["checked"]) for s in (audit or {}).get("sources", [])
+            if s.get("status") == "opened" and s.get("checked")}
+
+
+def lede(data: dict) -> str:
+    """What the reference is, in at most two sentences: the record's `lede`, else (records written
+    before it existed) the summary's first sentence."""
+    if data.get("lede"):
+        return data["lede"]
+    return " ".join(data["summary"].split()).split(". ")[0].rstrip(".") + "."
 
 
 def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
@@ -75,7 +113,8 @@ def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
     for record in records:
         data, applies = record.data, record.data.get("applies_to", {})
         rows.append({
-            "id": record.id, "title": data["title"], "summary": data["summary"], "kind": data["kind"],
+            "id": record.id, "title": data["title"], "summary": data["summary"], "lede": lede(data),
+            "kind": data["kind"],
             "kind_label": KIND_LABELS[data["kind"]], "category": data["category"],
             "category_title": category_titles[data["category"]],
             "frameworks": applies.get("frameworks", []), "hardware": applies.get("hardware", []),
@@ -105,11 +144,92 @@ def _applies_rows(applies: dict) -> list[dict]:
     return [{"label": label, "items": applies[key]} for key, label in APPLIES_LABELS.items() if applies.get(key)]
 
 
-def _heading(cause: dict) -> str:
+HEADING_MAX = 110
+CLAUSE_WORD = re.compile(r"(?:so|but|which|while|leaving|typically|for example|since|because|where|whose|"
+                         r"then|often|making|until|unless|and)\b")
+WEAK_ENDS = (" and", " or", " but", " so")
+SENTENCE_END = re.compile(r"(?<=[.!?])[\"')]?\s+(?=[\"(A-Z])")
+
+
+def _first_sentence(text: str) -> tuple[str, str]:
+    """The first sentence of a text and the rest (either may be empty)."""
+    text = " ".join(text.split())
+    cut = SENTENCE_END.search(text)
+    return (text[:cut.start()], text[cut.end():]) if cut else (text, "")
+
+
+def _split_heading(cause: dict) -> tuple[str, str]:
+    """A cause's heading and the text shown under it, so the heading is never repeated word for word
+    as the first sentence below it: the title, else the first sentence (or, when that is long, its
+    first clause), and the description from where the heading stops."""
+    description = " ".join(cause["description"].split())
     if cause.get("title"):
-        return cause["title"]
-    first = cause["description"].split(". ")[0].rstrip(".")
-    return first if len(first) <= 110 else first[:107].rsplit(" ", 1)[0] + "…"
+        title = cause["title"]
+        rest = description[len(title):] if description.lower().startswith(title.rstrip(".").lower()) else None
+        return title, description if rest is None else _continue(rest)
+    first, rest = _first_sentence(description)
+    if len(first) <= HEADING_MAX:
+        return first.rstrip("."), rest
+    after = (" " + rest) if rest else ""
+    cut = _clause_end(first)
+    if cut:
+        return first[:cut], _continue(first[cut:] + after)
+    cut = first[:HEADING_MAX - 1].rindex(" ")
+    return first[:cut] + "…", "…" + first[cut + 1:] + after
+
+
+def _clause_end(sentence: str) -> int | None:
+    """Where the first clause of a long sentence ends, within HEADING_MAX characters: the last
+    semicolon, colon or dash outside brackets and quotes, else the last comma that starts a clause
+    (", so", ", which", ...) rather than continue a list; None if none."""
+    strong, weak, depth, quoted = None, None, 0, False
+    for i, ch in enumerate(sentence[:HEADING_MAX + 1]):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth = max(0, depth - 1)
+        elif ch == '"':
+            quoted = not quoted
+        elif depth == 0 and not quoted and i >= 30:
+            nxt = sentence[i + 1:i + 2]
+            if ch in ";:" and nxt == " " or ch in "—–" and sentence[i - 1:i] == " ":
+                strong = i - (1 if ch in "—–" else 0)
+            elif ch == "," and CLAUSE_WORD.match(sentence, i + 2) and not sentence[:i].endswith(WEAK_ENDS):
+                weak = i
+    return strong or weak
+
+
+def _continue(text: str) -> str:
+    """The rest of a sentence after its heading, as a sentence of its own."""
+    text = text.lstrip(" .;:,—–").strip()
+    return text[:1].upper() + text[1:] if text else ""
+
+
+def _heading(cause: dict) -> str:
+    return _split_heading(cause)[0]
+
+
+def _body(cause: dict) -> str:
+    return _split_heading(cause)[1]
+
+
+SIGNATURES_SHOWN = 8
+
+
+def _signature_groups(signatures: list) -> dict:
+    """The signatures as the first screen lists them: the lines that name the fault first, then the
+    downstream symptoms, in record order within each; past SIGNATURES_SHOWN, the rest sit behind
+    one "more" disclosure (the browser opens it when a link targets a signature inside)."""
+    ordered = [s for s in signatures if s["role"] == "cause"] + [s for s in signatures if s["role"] != "cause"]
+    shown = len(ordered) if len(ordered) <= SIGNATURES_SHOWN + 1 else SIGNATURES_SHOWN
+    return {"all": ordered, "shown": ordered[:shown], "more": ordered[shown:]}
+
+
+def _disputed(discrepancies: list) -> str | None:
+    """What the sources dispute of the catalog's own words ("title", "summary"), for the notice at
+    the top of the page; the title wins when both are disputed."""
+    marks = {d["disputes"] for d in discrepancies if d.get("disputes")}
+    return "title" if "title" in marks else ("summary" if marks else None)
 
 
 def _cause_link(cause_id: str, causes: dict) -> dict:

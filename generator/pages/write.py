@@ -3,6 +3,7 @@ import json
 import shutil
 from pathlib import Path
 
+import yaml
 from jinja2 import Environment, FileSystemLoader
 
 from .. import paths
@@ -23,8 +24,9 @@ def environment() -> Environment:
     return env
 
 
-def write_docs(records: list[Record], schema: dict, docs: Path, site_url: str) -> None:
-    """Write every page of the site into `docs` (an empty folder)."""
+def write_docs(records: list[Record], schema: dict, docs: Path, public_root: str | None) -> None:
+    """Write every page of the site into `docs` (an empty folder). `public_root`: SITE_URL when the
+    build was given one, else None (paths.py has the rule for links)."""
     env = environment()
     shutil.copytree(paths.DOCS_STATIC, docs, dirs_exist_ok=True)
     by_id = {r.id: r for r in records}
@@ -34,7 +36,8 @@ def write_docs(records: list[Record], schema: dict, docs: Path, site_url: str) -
 
     for record in records:
         page = env.get_template("reference.md.j2").render(
-            r=views.reference_view(record, by_id, category_titles, site_url))
+            r=views.reference_view(record, by_id, category_titles, public_root,
+                                   checked=views.audit_dates(_audit(record.id))))
         _write(docs / "references" / f"{record.id}.md", page)
         for alias in record.data.get("aliases", []):
             _write(docs / "references" / alias / "index.html", env.get_template("redirect.html.j2").render(
@@ -51,6 +54,12 @@ def write_docs(records: list[Record], schema: dict, docs: Path, site_url: str) -
     _write(docs / "record-format.md", env.get_template("record-format.md.j2").render(
         sections=schema_sections(schema), lists=value_lists(schema)))
     _write(docs / "schema" / "reference.schema.json", json.dumps(schema, indent=2) + "\n")
+
+
+def _audit(ref_id: str) -> dict | None:
+    """A record's audit (audit/<id>.yaml), where the dates its sources were checked live."""
+    file = paths.AUDIT / f"{ref_id}.yaml"
+    return yaml.safe_load(file.read_text(encoding="utf-8")) if file.is_file() else None
 
 
 def _write(path: Path, text: str) -> None:

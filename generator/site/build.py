@@ -19,7 +19,7 @@ from . import mkdocs, sitedir, urllock, zensical
 from .config import write_config
 from .locking import exclusive
 from ..pages.catalog_outputs import write_catalog_outputs
-from ..paths import site_url
+from ..paths import DEFAULT_SITE_URL, public_site_url, site_url
 from ..pages.write import write_docs
 from ..records.load import load_records, load_schema
 
@@ -30,15 +30,19 @@ def generate(records_dir: Path, out: Path, lock: Path | None = None) -> Path:
     """Validate the records and write the docs folder and the site config into `out`."""
     records = load_records(records_dir)
     docs = out / "docs"
-    write_docs(records, load_schema(), docs, site_url())
+    write_docs(records, load_schema(), docs, public_site_url())
     for step in _output_steps(lock):
         step(records, docs)
-    return write_config(out, site_url())
+    return write_config(out, site_url(), public_site_url())
 
 
 def build_site(records_dir: Path, site_dir: Path, generate_only: bool = False,
                lock: Path | None = urllock.LOCK, update_lock: bool = False, engine: str = mkdocs.NAME) -> int:
     started = time.perf_counter()
+    if public_site_url() is None:
+        print(f"relref: warning: SITE_URL is not set, so links will be local: the sitemap, the API, the feed "
+              f"and relref match point at {DEFAULT_SITE_URL}, and pages copy links under the address "
+              "they are served from. Set SITE_URL to the public address (\"Deploying the site\").", file=sys.stderr)
     site_dir = Path(site_dir).resolve()
     engine = ENGINES[engine]
     if not generate_only and (why := engine.missing()):

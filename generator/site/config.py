@@ -28,21 +28,25 @@ def _env(loader, node):
 _Loader.add_constructor("!ENV", _env)
 
 
-def flat_config(source: Path, out: Path, site_url: str) -> dict:
+def flat_config(source: Path, out: Path, site_url: str, public_site_url: str | None = None) -> dict:
     with open(source, encoding="utf-8") as f:
         config = yaml.load(f, Loader=_Loader)  # noqa: S506 - a SafeLoader with one more tag
     if "INHERIT" in config:
         raise ValueError(f"{source}: INHERIT is not supported; the site config is one file")
     config["site_url"] = site_url
+    # Whether SITE_URL was given (null when not): main.html hands it to the pages, which then copy
+    # links under it, else under the root they are served from (the rule in generator/paths.py).
+    config.setdefault("extra", {})["relref_site_url"] = public_site_url
     config["docs_dir"], config["site_dir"] = "docs", "site"
     config.setdefault("theme", {})["custom_dir"] = os.path.relpath(OVERRIDES, out)
     return config
 
 
-def write_config(out: Path, site_url: str, source: Path = paths.MKDOCS_YML) -> Path:
+def write_config(out: Path, site_url: str, public_site_url: str | None = None,
+                 source: Path = paths.MKDOCS_YML) -> Path:
     """Write out/mkdocs.yml for the docs in out/docs; the site goes to out/site."""
     target = out / "mkdocs.yml"
     target.write_text("# Written by `relref build` from mkdocs.yml: one flat config for mkdocs and Zensical.\n"
-                      + yaml.safe_dump(flat_config(source, out, site_url), sort_keys=False, allow_unicode=True),
+                      + yaml.safe_dump(flat_config(source, out, site_url, public_site_url), sort_keys=False, allow_unicode=True),
                       encoding="utf-8")
     return target

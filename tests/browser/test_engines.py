@@ -167,13 +167,9 @@ def test_no_request_to_another_host_and_no_inline_script(epage, engine, engine_s
 
 
 def test_a_reference_page_weighs_at_most_one_and_a_half_plain_pages(browser, engine, engine_site, engine_server,
-                                                                    tmp_path, request):
+                                                                    tmp_path):
     """The on-call issue's goal (issue 19, item 13): a reference page's first load at most 1.5 times a
     plain page of the same engine's theme with the same text."""
-    if engine == "mkdocs":
-        request.applymarker(pytest.mark.xfail(strict=True, reason=(
-            "mkdocs-material fetches its full-text index on every page until the on-call issue's item 13 "
-            "(defer it to the search box's first focus through __search.index) lands; then remove this mark")))
     sys.path.insert(0, str(paths.ROOT))
     from bench.weight import first_load, plain_site
     plain = plain_site(tmp_path, engine)

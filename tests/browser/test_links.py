@@ -1,12 +1,10 @@
-"""Links in a real browser: an old id's URL lands on the renamed reference with its #section,
-and the copy buttons copy canonical links and the citation."""
+"""Links in a real browser: an old id's URL lands on the renamed reference with its #section, the
+section permalinks copy canonical links, and the citation copies as one line."""
 import functools
 import http.server
 import threading
 
 import pytest
-
-from relref.paths import site_url
 
 from .conftest import QuietHandler, wait_until
 
@@ -39,33 +37,52 @@ def test_an_old_url_redirects_to_the_renamed_reference_keeping_its_anchor(browse
     context.close()
 
 
-def test_copy_link_copies_the_canonical_url_of_a_check(page):
-    page.goto("references/oom-killed-mid-step/")
-    wait_until(page, "() => document.querySelectorAll('.rr-copy-link').length > 5")
+def test_an_alias_still_copies_the_canonical_page(browser, renamed_server):
+    root, case = renamed_server
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"])
+    page = context.new_page()
+    page.goto(f"{root}references/{case['old']}/?from=runbook#signatures")
+    wait_until(page, "(p) => location.pathname === p", f"/references/{case['new']}/")
+    wait_until(page, "() => document.querySelector('.rr-citation .rr-copy-link') !== null")
+    page.click(".rr-citation .rr-copy-link")
+    wait_until(page, "() => document.querySelector('.rr-citation .rr-copy-link').textContent === 'Copied'")
+    copied = page.evaluate("() => navigator.clipboard.readText()")
+    assert f", {root}references/{case['new']}/ (last reviewed" in copied
+    assert case["old"] + "/" not in copied and "?" not in copied and "#" not in copied
+    context.close()
+
+
+def test_a_permalink_copies_the_canonical_url_of_a_check(page, server):
+    page.goto("references/oom-killed-mid-step/?utm=x#causes")
+    wait_until(page, "() => document.querySelector('h3[id^=check-] a.headerlink[data-rr-copy]') !== null")
     heading = page.locator("h3[id^='check-']").first
     anchor = heading.get_attribute("id")
-    heading.locator(".rr-copy-link").click()
-    wait_until(page, "() => [...document.querySelectorAll('.rr-copy-link')].some(b => b.textContent === 'Copied')")
+    heading.hover()
+    heading.locator("a.headerlink").click()
+    wait_until(page, "() => document.querySelector('a.headerlink[data-rr-copied]') !== null")
     copied = page.evaluate("() => navigator.clipboard.readText()")
-    assert copied == f"{site_url().rstrip('/')}/references/oom-killed-mid-step/#{anchor}"
+    assert copied == f"{server}references/oom-killed-mid-step/#{anchor}"
+    assert page.evaluate("() => location.hash") == f"#{anchor}", "the permalink still jumps to its section"
     assert not page.errors
 
 
-def test_every_section_cause_check_and_signature_has_a_copy_link(page):
+def test_every_section_cause_check_and_signature_has_a_permalink_and_no_copy_button(page):
     page.goto("references/oom-killed-mid-step/")
-    wait_until(page, "() => document.querySelectorAll('.rr-copy-link').length > 5")
+    wait_until(page, "() => document.querySelector('a.headerlink[data-rr-copy]') !== null")
     missing = page.evaluate("""() => [...document.querySelectorAll(
-        "h2#signatures, h2#causes, h2#evidence, h3[id^='cause-'], h3[id^='check-'], .rr-signature[id]")]
-        .filter(el => !el.querySelector('.rr-copy-link')).map(el => el.id)""")
+        "h2#signatures, h2#causes, h2#evidence, h3[id^='cause-'], h3[id^='check-'], details.rr-sig[id]")]
+        .filter(el => ![...el.querySelectorAll('a.headerlink')].some(a => a.hash === '#' + el.id)).map(el => el.id)""")
     assert missing == []
+    buttons = page.evaluate("() => [...document.querySelectorAll('article button:not(.md-code__button)')].map(b => b.textContent)")
+    assert buttons == ["Copy"], "one Copy button (the citation's); sections have permalinks, not buttons"
 
 
-def test_the_citation_copies_as_one_line(page):
+def test_the_citation_copies_as_one_line(page, server):
     page.goto("references/oom-killed-mid-step/")
     wait_until(page, "() => document.querySelector('.rr-citation .rr-copy-link') !== null")
     page.click(".rr-citation .rr-copy-link")
     wait_until(page, "() => document.querySelector('.rr-citation .rr-copy-link').textContent === 'Copied'")
     copied = page.evaluate("() => navigator.clipboard.readText()")
-    assert copied.startswith("OOM Killed Mid-Step, ") and "\n" not in copied
+    assert copied.startswith(f"OOM Killed Mid-Step, {server}references/oom-killed-mid-step/ ") and "\n" not in copied
     assert copied.endswith(")") and "(last reviewed 20" in copied
     assert not page.errors

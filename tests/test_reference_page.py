@@ -1,0 +1,110 @@
+"""The reference page's content and order (issue 19 item 10), read from the page Markdown the
+generator writes for every real record: the order an engineer reads it in, the dispute notice, the
+beyond-the-catalog mark, the checked date of each source (from the audit, never the record) and
+cause headings that do not repeat as the text under them. The browser half (what the first
+screens show, where #evidence falls) is tests/browser/test_reference_page.py."""
+import json
+import re
+
+import pytest
+import yaml
+
+from relref import paths
+from relref.pages import views
+from relref.pages.catalog_api import reference_entry
+from relref.pages.write import _audit, environment
+from relref.records.load import load_records, load_schema
+
+RECORDS = load_records()
+BY_ID = {r.id: r for r in RECORDS}
+TITLES = {c["id"]: c["title"] for c in views.categories(load_schema())}
+ORDER = ["signatures", "causes", "evidence", "mitigations", "look-alikes", "discrepancies", "cite", "sources"]
+
+
+def _render(record):
+    view = views.reference_view(record, BY_ID, TITLES, None, checked=views.audit_dates(_audit(record.id)))
+    return view, environment().get_template("reference.md.j2").render(r=view)
+
+
+PAGES = {r.id: _render(r) for r in RECORDS}
+
+
+def _anchor(page, name):
+    at = [m.start() for m in re.finditer(rf'\{{#{re.escape(name)}[ }}]|id="{re.escape(name)}"', page)]
+    return at[0] if at else None
+
+
+@pytest.mark.parametrize("ref_id", sorted(PAGES))
+def test_sections_come_in_the_order_an_engineer_reads_them(ref_id):
+    view, page = PAGES[ref_id]
+    at = [(name, _anchor(page, name)) for name in ORDER]
+    present = [(name, pos) for name, pos in at if pos is not None]
+    assert [n for n, _ in sorted(present, key=lambda x: x[1])] == [n for n, _ in present]
+    first_screen = page.index("{#signatures}")
+    assert page.index('class="rr-lede"') < first_screen and page.index('class="rr-causes"') < first_screen
+
+
+def test_a_discrepancy_disputing_the_title_or_summary_puts_a_notice_at_the_top():
+    disputed = {r.id for r in RECORDS if any(d.get("disputes") for d in r.data.get("discrepancies", []))}
+    assert disputed, "the catalog marks some discrepancies as disputing the title or summary"
+    for ref_id, (view, page) in PAGES.items():
+        notice = page.find('class="rr-disputed"')
+        if ref_id in disputed:
+            assert 0 <= notice < page.index('class="rr-lede"'), ref_id
+            assert "(#discrepancies)" in page[notice:page.index("</p>", notice)]
+        else:
+            assert notice == -1, ref_id
+
+
+def test_a_reference_beyond_the_catalog_says_so_by_its_title_and_in_the_api():
+    beyond = {r.id for r in RECORDS if r.data.get("beyond_catalog")}
+    assert beyond
+    for ref_id, (view, page) in PAGES.items():
+        mark = page.find("Beyond the catalog")
+        assert (0 <= mark < page.index('class="rr-lede"')) == (ref_id in beyond), ref_id
+        entry = reference_entry(BY_ID[ref_id], paths.DEFAULT_SITE_URL)
+        assert entry["beyond_catalog"] is (ref_id in beyond)
+    api = json.loads((paths.ROOT / "schema" / "api-v1.schema.json").read_text(encoding="utf-8"))
+    reference = api["$defs"]["reference"]
+    assert reference["properties"]["beyond_catalog"]["type"] == "boolean"
+    assert "beyond_catalog" not in reference["required"], "added to v1 without breaking older files"
+
+
+def test_each_source_the_audit_opened_shows_the_date_it_was_checked():
+    shown = 0
+    for ref_id, (view, page) in PAGES.items():
+        audit = yaml.safe_load((paths.AUDIT / f"{ref_id}.yaml").read_text(encoding="utf-8")) \
+            if (paths.AUDIT / f"{ref_id}.yaml").is_file() else {"sources": []}
+        status = {s["url"]: s for s in audit["sources"]}
+        for source in view["sources"]:
+            line = next(ln for ln in page.splitlines() if f'id="source-{source["no"]}"' in ln)
+            audited = status.get(source["url"], {})
+            if audited.get("status") == "opened":
+                assert f"checked {audited['checked']}" in line, (ref_id, source["url"])
+                shown += 1
+            else:
+                assert "checked " not in line, (ref_id, source["url"])
+    assert shown > 100
+
+
+def test_records_hold_no_checked_dates_the_page_takes_them_from_the_audit():
+    for record in RECORDS:
+        for source in record.data["sources"]:
+            assert "checked" not in source, record.id
+
+
+@pytest.mark.parametrize("ref_id", sorted(PAGES))
+def test_a_cause_heading_is_not_repeated_word_for_word_as_its_first_sentence(ref_id):
+    view, _ = PAGES[ref_id]
+    for cause in view["causes"]:
+        heading = cause["heading"].rstrip("….").lower()
+        assert not " ".join(cause["body"].split()).lower().startswith(heading), (ref_id, cause["id"])
+
+
+def test_likelihood_shows_only_where_a_source_gives_it_and_the_page_says_so_otherwise():
+    for ref_id, (view, page) in PAGES.items():
+        for cause in view["causes"]:
+            assert not cause.get("likelihood") or cause["likelihood_cite"], (ref_id, cause["id"])
+        if not view["causes_ranked"]:
+            assert "no source gives how common each cause is" in page, ref_id
+            assert "rr-likelihood-" not in page, ref_id
