@@ -26,3 +26,41 @@ def test_filters_narrow_the_list_and_combine(page):
     assert set(visible_ids(page)) == gb200 and gb200
     page.fill("input[data-filter=words]", "no such words anywhere")
     assert visible_ids(page) == [] and page.inner_text("#rr-count") == "0 shown"
+
+
+def test_the_list_is_a_compact_table_and_filters_live_in_the_fragment(browser, server, artifacts):
+    """Issue 19 item 11: one row per reference (title, kind, category, one line), and a filtered
+    view that can be linked."""
+    records = load_records(paths.RECORDS)
+    context = browser.new_context(viewport={"width": 1366, "height": 900}, base_url=server)
+    page = context.new_page()
+    page.goto("browse/")
+    heads = [th.inner_text() for th in page.query_selector_all("table.rr-browse th")]
+    assert heads == ["Reference", "Kind", "Category", "In one line"]
+    rows = page.query_selector_all("table.rr-browse tr.rr-browse-item")
+    assert len(rows) == len(records)
+    line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.rr-browse-line')).lineHeight)")
+    tall = page.evaluate("h => [...document.querySelectorAll('.rr-browse-line')].filter(c => c.getClientRects()[0].height > 2.5 * h).length", line)
+    assert tall == 0, "each summary takes one line"
+    height = page.evaluate("document.scrollingElement.scrollHeight")
+    assert height < 45 * len(records) + 1500, f"{height} px for {len(records)} references"
+    page.screenshot(path=str(artifacts / "browse-desktop.png"), full_page=True)
+    page.select_option("select[data-filter=category]", "memory")
+    page.select_option("select[data-filter=kind]", "error")
+    assert page.evaluate("location.hash") == "#category=memory&kind=error"
+    page.fill("input[data-filter=words]", "ZQXJ pasted text")
+    assert "ZQXJ" not in page.url, "the words box never goes into the address"
+    both = {r.id for r in records if r.data["category"] == "memory" and r.data["kind"] == "error"}
+    linked = context.new_page()
+    linked.goto("browse/#category=memory&kind=error")
+    assert linked.input_value("select[data-filter=category]") == "memory"
+    assert set(visible_ids(linked)) == both and linked.inner_text("#rr-count") == f"{len(both)} shown"
+    linked.evaluate("location.hash = '#kind=error'")
+    errors = {r.id for r in records if r.data["kind"] == "error"}
+    assert set(visible_ids(linked)) == errors
+    phone = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server).new_page()
+    phone.goto("browse/")
+    assert phone.evaluate("document.scrollingElement.scrollWidth <= innerWidth + 1")
+    phone.screenshot(path=str(artifacts / "browse-phone.png"))
+    phone.context.close()
+    context.close()
