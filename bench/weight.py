@@ -1,9 +1,10 @@
 """Weight: the match index size per reference (gzip), and the bytes a reference page and the Match
-page transfer on first load, beside a plain mkdocs-material page with the same text (the theme's
-defaults, none of this site's overrides, scripts or index).
+page transfer on first load, beside a plain page with the same text from the same engine (the theme's
+defaults, none of this site's overrides, scripts or index), for each site engine.
 
-    .venv/bin/python bench/weight.py
+    .venv/bin/python bench/weight.py [--engines mkdocs,zensical]
 """
+import argparse
 import gzip
 import json
 import shutil
@@ -16,12 +17,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.browser import ARGS, CHROMIUM, serve  # noqa: E402
-from relref.site.build import build_site, generate  # noqa: E402
+from relref.site.build import ENGINES, build_site, generate  # noqa: E402
 
 PAGE = "references/gpu-lost-collective-timeout/"
 
 
-INDEXES = ("search/search_index.json", "assets/match/index.json")
+INDEXES = tuple(e.SEARCH_INDEX for e in ENGINES.values()) + ("assets/match/index.json",)
 
 
 def first_load(browser, url: str, site: Path, base: str) -> tuple[int, int, int]:
@@ -48,44 +49,53 @@ def first_load(browser, url: str, site: Path, base: str) -> tuple[int, int, int]
     return raw, packed, indexes
 
 
-def plain_site(work: Path) -> Path:
-    """The same reference page's Markdown as a plain mkdocs-material page (default theme, no extras)."""
+def plain_site(work: Path, engine: str = "mkdocs") -> Path:
+    """The same reference page's Markdown as a plain page of the engine's theme (defaults, no extras;
+    the classic look for Zensical, as the site has)."""
     generate(ROOT / "references", work / "generated")
-    docs = work / "plain" / "docs"
-    docs.mkdir(parents=True)
-    shutil.copy(work / "generated" / "docs" / (PAGE.rstrip("/") + ".md"), docs / "index.md")
-    (work / "plain" / "mkdocs.yml").write_text("site_name: plain\ntheme:\n  name: material\n"
-                                               "markdown_extensions: [admonition, attr_list, md_in_html, tables, "
-                                               "pymdownx.superfences, pymdownx.details]\n")
-    subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-f", str(work / "plain" / "mkdocs.yml"),
-                    "-d", str(work / "plain" / "site")], check=True, capture_output=True)
-    return work / "plain" / "site"
+    plain = work / f"plain-{engine}"
+    (plain / "docs").mkdir(parents=True)
+    shutil.copy(work / "generated" / "docs" / (PAGE.rstrip("/") + ".md"), plain / "docs" / "index.md")
+    (plain / "mkdocs.yml").write_text("site_name: plain\ntheme:\n  name: material\n  variant: classic\n"
+                                      "markdown_extensions: [admonition, attr_list, md_in_html, tables, "
+                                      "pymdownx.superfences, pymdownx.details]\n")
+    command = [arg for arg in ENGINES[engine].command(plain / "mkdocs.yml") if arg != "--strict"]  # one page alone
+    subprocess.run(command, cwd=plain, env=ENGINES[engine].environment(), check=True, capture_output=True)
+    return plain / "site"
 
 
 def main() -> int:
     from playwright.sync_api import sync_playwright
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--engines", default=",".join(ENGINES))
+    args = parser.parse_args()
     work = Path(tempfile.mkdtemp())
-    site = work / "site"
-    build_site(ROOT / "references", site)
-    index = site / "assets" / "match" / "index.json"
-    refs = len(json.loads(index.read_text())["references"])
-    packed = len(gzip.compress(index.read_bytes(), 6))
-    print(f"match index: {index.stat().st_size / 1024:.0f} KiB raw, {packed / 1024:.0f} KiB gzip, "
-          f"{packed / refs / 1024:.1f} KiB gzip per reference ({refs} references)")
-    plain = plain_site(work)
-    base, plain_base = serve(site), serve(plain)
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        rows = [("reference page", first_load(browser, base + PAGE, site, base)),
-                ("Match page", first_load(browser, base + "match/", site, base)),
-                ("plain material page, same text", first_load(browser, plain_base, plain, plain_base))]
+        for engine in args.engines.split(","):
+            site = work / f"site-{engine}"
+            build_site(ROOT / "references", site, engine=engine)
+            index = site / "assets" / "match" / "index.json"
+            refs = len(json.loads(index.read_text())["references"])
+            packed = len(gzip.compress(index.read_bytes(), 6))
+            theme_index = site / ENGINES[engine].SEARCH_INDEX
+            theme_packed = len(gzip.compress(theme_index.read_bytes(), 6))
+            print(f"[{engine}] match index: {index.stat().st_size / 1024:.0f} KiB raw, {packed / 1024:.0f} KiB gzip, "
+                  f"{packed / refs / 1024:.1f} KiB gzip per reference ({refs} references); the theme's full-text "
+                  f"index ({ENGINES[engine].SEARCH_INDEX}): {theme_packed / 1024:.0f} KiB gzip, "
+                  f"{theme_packed / refs / 1024:.1f} KiB per reference")
+            plain = plain_site(work, engine)
+            base, plain_base = serve(site), serve(plain)
+            rows = [("reference page", first_load(browser, base + PAGE, site, base)),
+                    ("Match page", first_load(browser, base + "match/", site, base)),
+                    (f"plain {engine} page, same text", first_load(browser, plain_base, plain, plain_base))]
+            plain_packed, plain_rest = rows[-1][1][1], rows[-1][1][1] - rows[-1][1][2]
+            print(f"[{engine}] {'first load':31} {'raw KiB':>8} {'gzip KiB':>9} {'vs plain':>9} {'indexes KiB':>12} "
+                  f"{'rest KiB':>9} {'rest vs plain':>14}")
+            for name, (raw, gz, idx) in rows:
+                print(f"[{engine}] {name:31} {raw / 1024:>8.0f} {gz / 1024:>9.0f} {gz / plain_packed:>9.2f} "
+                      f"{idx / 1024:>12.0f} {(gz - idx) / 1024:>9.0f} {(gz - idx) / plain_rest:>14.2f}")
         browser.close()
-    plain_packed, plain_rest = rows[-1][1][1], rows[-1][1][1] - rows[-1][1][2]
-    print(f"{'first load':34} {'raw KiB':>8} {'gzip KiB':>9} {'vs plain':>9} {'indexes KiB':>12} "
-          f"{'rest KiB':>9} {'rest vs plain':>14}")
-    for name, (raw, gz, idx) in rows:
-        print(f"{name:34} {raw / 1024:>8.0f} {gz / 1024:>9.0f} {gz / plain_packed:>9.2f} {idx / 1024:>12.0f} "
-              f"{(gz - idx) / 1024:>9.0f} {(gz - idx) / plain_rest:>14.2f}")
     shutil.rmtree(work, ignore_errors=True)
     return 0
 

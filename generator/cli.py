@@ -13,10 +13,12 @@ def main(argv=None) -> int:
     lint = sub.add_parser("lint", help="validate the records, write nothing")
     lint.add_argument("--records", type=Path, default=paths.RECORDS)
     lint.set_defaults(func=_lint)
-    build = sub.add_parser("build", help="validate, generate pages and indexes, then mkdocs build --strict")
+    build = sub.add_parser("build", help="validate, generate pages and indexes, then build the site (mkdocs or Zensical, strict)")
     build.add_argument("--records", type=Path, default=paths.RECORDS)
     build.add_argument("--site-dir", type=Path, default=paths.ROOT / "site")
-    build.add_argument("--generate-only", action="store_true", help="write build/docs and stop before mkdocs")
+    build.add_argument("--generate-only", action="store_true",
+                       help="write the docs folder and its flat mkdocs.yml, and stop before the site engine")
+    _add_engine_option(build)
     _add_lock_options(build)
     build.add_argument("--no-lock", action="store_true", help="skip the URL lock check (for trial records)")
     build.add_argument("--update-lock", action="store_true", help="also add the site's new URLs to the URL lock")
@@ -24,6 +26,7 @@ def main(argv=None) -> int:
     lock = sub.add_parser("lock", help="build, then add every new published URL and anchor to the URL lock")
     lock.add_argument("--records", type=Path, default=paths.RECORDS)
     lock.add_argument("--site-dir", type=Path, default=paths.ROOT / "site")
+    _add_engine_option(lock)
     _add_lock_options(lock)
     lock.set_defaults(func=_lock)
     migrate = sub.add_parser("migrate", help="rewrite records of an earlier format version to the current one, in place")
@@ -43,6 +46,9 @@ def main(argv=None) -> int:
         return 2
     except RecordErrors as errors:
         print(errors, file=sys.stderr)
+        if args.command == "match":  # 1 means "no confident match": records it cannot read are input it cannot read
+            print(f"relref match: {len(errors.problems)} problem(s) in the records; nothing was matched", file=sys.stderr)
+            return 2
         print(f"relref: {len(errors.problems)} problem(s); nothing was written", file=sys.stderr)
         return 1
 
@@ -57,12 +63,18 @@ def _lint(args) -> int:
 def _build(args) -> int:
     from .site.build import build_site
     return build_site(args.records, args.site_dir, generate_only=args.generate_only,
-                      lock=None if args.no_lock else args.lock, update_lock=args.update_lock)
+                      lock=None if args.no_lock else args.lock, update_lock=args.update_lock, engine=args.engine)
 
 
 def _lock(args) -> int:
     from .site.build import build_site
-    return build_site(args.records, args.site_dir, lock=args.lock, update_lock=True)
+    return build_site(args.records, args.site_dir, lock=args.lock, update_lock=True, engine=args.engine)
+
+
+def _add_engine_option(parser) -> None:
+    parser.add_argument("--engine", choices=["mkdocs", "zensical"], default="mkdocs",
+                        help="the site engine: mkdocs with mkdocs-material (default) or Zensical; both read the "
+                             "same config and pages (see the Site engine page)")
 
 
 def _add_lock_options(parser) -> None:

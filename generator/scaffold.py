@@ -3,6 +3,7 @@ import datetime
 import re
 from pathlib import Path
 
+import yaml
 from jinja2 import Environment, FileSystemLoader
 
 from . import paths
@@ -19,8 +20,16 @@ def scaffold(title: str, records_dir: Path) -> Path:
     if path.exists():
         raise SystemExit(f"relref: {path} exists already; pick another title or edit it")
     env = Environment(loader=FileSystemLoader(paths.TEMPLATES), keep_trailing_newline=True)
+    # The skeleton is a template for its comments; the title is a YAML scalar written by the YAML
+    # library, so a backslash or a quote in it reads back as typed.
     text = env.get_template("new_record.yaml.j2").render(
-        id=slug, title=title.replace('"', '\\"'), today=datetime.date.today().isoformat())
+        id=slug, title=_scalar(title), today=datetime.date.today().isoformat())
+    if yaml.safe_load(text)["title"] != title:
+        raise SystemExit(f"relref: cannot write the title {title!r} so that it reads back the same")
     Path(records_dir).mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def _scalar(value: str) -> str:
+    return yaml.safe_dump(value, default_style='"', allow_unicode=True, width=1 << 30).rstrip("\n")

@@ -24,6 +24,16 @@ def built_site(tmp_path_factory) -> Path:
     return site
 
 
+@pytest.fixture(scope="session")
+def zensical_site(tmp_path_factory) -> Path:
+    """The same records built with Zensical (`relref build --engine zensical`), URL lock checked."""
+    from engines import require
+    require("zensical")
+    site = tmp_path_factory.mktemp("built-zensical") / "site"
+    assert build_site(paths.RECORDS, site, engine="zensical") == 0
+    return site
+
+
 @pytest.fixture
 def fixture_records(tmp_path) -> Path:
     """A private copy of the small valid fixture records, for tests that break them."""
@@ -32,14 +42,33 @@ def fixture_records(tmp_path) -> Path:
     return target
 
 
-@pytest.fixture(scope="session")
-def renamed_site(tmp_path_factory):
+@pytest.fixture(scope="session", params=["mkdocs", "zensical"])
+def renamed_site(request, tmp_path_factory):
     """The real records with one reference renamed (old id kept in aliases) and one retired, built
-    against the real URL lock: every published URL must still resolve. Returns (site, what changed)."""
+    against the real URL lock with each engine: every published URL must still resolve. Returns
+    (site, what changed)."""
+    from engines import require
     from lockcases import rename_and_retire
-    records = tmp_path_factory.mktemp("renamed") / "records"
+    require(request.param)
+    records = tmp_path_factory.mktemp(f"renamed-{request.param}") / "records"
     shutil.copytree(paths.RECORDS, records)
     case = rename_and_retire(records)
     site = records.parent / "site"
-    assert build_site(records, site) == 0, "renaming with an alias and retiring must keep every locked URL"
+    assert build_site(records, site, engine=request.param) == 0, \
+        "renaming with an alias and retiring must keep every locked URL"
     return site, case
+
+
+@pytest.fixture(scope="session")
+def payload_site(tmp_path_factory):
+    """Records carrying hostile text in every field (tests/payloads.py), built with the prose
+    checks off so that what is tested is the pages' own escaping. Returns (site, {id: (payload, lines)})."""
+    from payloads import write_payload_records
+    root = tmp_path_factory.mktemp("payloads")
+    written = write_payload_records(root / "records")
+    site = root / "site"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("RELREF_CACHE", "off")
+        patch.setattr("relref.records.load.prose_problems", lambda text: [])
+        assert build_site(root / "records", site, lock=None) == 0
+    return site, written

@@ -13,4 +13,5 @@ def summary(r: dict) -> dict:
         "further": [m["id"] for m in r["further_reading"]],
         "next": [f"{c['reference']}#{c['id']}" for c in r["next_checks"]],
         "findings": [[m["id"] for m in f["matches"]] for f in r["findings"]],
+        "codes": [f"{c['kind']}:{c['code']}@{','.join(map(str, c['lines']))}" for c in r["codes"]],
     }

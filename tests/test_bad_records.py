@@ -2,10 +2,13 @@
 import pytest
 
 from relref.cli import main
+from relref.site.sitedir import MARKER
 from relref.records.load import load_records
 from relref.records.problems import RecordErrors
 
 ERROR = "fixture-error.yaml"
+SYMPTOM = "fixture-symptom.yaml"
+SUMMARY = "summary: A test record that exercises every section of a reference page, with invented content."
 
 
 def line_of(text: str, needle: str) -> int:
@@ -56,6 +59,52 @@ CASES = [
      "signatures[0].unless", "unless: 'OpType=ALLREDUCE'", "matches the signature's own example"),
     ("unless-lint", ERROR, "    role: symptom\n    overlaps", "    role: symptom\n    unless: 'Op.*RED'\n    overlaps",
      "signatures[0].unless", "unless: 'Op.*RED'", "unbounded gap"),
+    # Records that validated but broke the site (issue 16, item 5).
+    ("figure-inf", SYMPTOM, "value: 1147", "value: .inf", "figures[0].value", "value: .inf", "not a finite number"),
+    ("figure-minus-inf", SYMPTOM, "value: 1147", "value: -.Inf", "figures[0].value", "value: -.Inf", "not a finite number"),
+    ("figure-nan", SYMPTOM, "value: 1.8", "value: .nan", "figures[1].value", "value: .nan", "not a finite number"),
+    ("scale-inf", SYMPTOM, "scale: {quantity: GPUs, value: 8}", "scale: {quantity: GPUs, value: .inf}",
+     "figures[0].scale.value", "value: .inf}", "not a finite number"),
+    ("id-index", ERROR, "id: fixture-error", "id: index", "id", "id: index", "reserved"),
+    ("alias-index", ERROR, "aliases: [fixture-old-name]", "aliases: [index]", "aliases[0]", "aliases: [index]", "reserved"),
+    ("self-look-alike", ERROR, "  - ref: fixture-symptom", "  - ref: fixture-error", "look_alikes[0].ref",
+     "ref: fixture-error", "names this reference itself"),
+    ("self-successor", ERROR, "kind: error", "kind: error\nstatus: retired\nsuccessor: fixture-error", "successor",
+     "successor: fixture-error", "names this reference itself"),
+    ("self-overlap", ERROR, "overlaps: [fixture-symptom]", "overlaps: [fixture-error]", "signatures[0].overlaps[0]",
+     "overlaps: [fixture-error]", "names this reference itself"),
+    ("future-review", ERROR, "last_reviewed: 2026-11-29", "last_reviewed: 2999-01-01", "last_reviewed",
+     "last_reviewed: 2999-01-01", "in the future"),
+    ("huge-summary", ERROR, SUMMARY, "summary: " + "word " * 2000, "summary", "summary: word", "at most"),
+    ("huge-example", ERROR, "    example: '[Rank 3]", "    example: '" + "x" * 9000 + " [Rank 3]", "signatures[0].example",
+     "    example: 'xxx", "at most"),
+    ("too-many-mitigations", SYMPTOM, "  - text: Checkpoint more often on larger jobs.\n",
+     "  - text: Checkpoint more often on larger jobs.\n" * 60, "mitigations", "mitigations:", "items: at most"),
+    # YAML that crashed the loader (issue 16, item 6).
+    ("list-as-key", ERROR, "kind: error", "kind: error\n? [a, b]\n: c", "(record)", "? [a, b]", "a key must be a name"),
+    ("mapping-as-key", ERROR, "kind: error", "kind: error\n? {a: b}\n: c", "(record)", "? {a: b}", "a key must be a name"),
+    ("merge-key", ERROR, "  - id: lost-gpu\n", "  - <<: {likelihood: common}\n    id: lost-gpu\n", "causes[0].<<",
+     "<<: {likelihood", "merge key"),
+    ("tag-on-key", ERROR, "kind: error", "kind: error\n!foo extra: 1", "extra", "!foo extra", "records use no tags"),
+    ("tag-on-value", ERROR, "kind: error", "kind: error\nextra: !!binary aGVsbG8=", "extra", "extra: !!binary",
+     "records use no tags"),
+    ("python-tag", ERROR, "kind: error", "kind: !!python/object/apply:os.system [echo hi]", "kind", "kind: !!python",
+     "records use no tags"),
+    ("on-yes", ERROR, "kind: error", "kind: error\non: yes", "on", "on: yes", "YAML reads the key 'on' as true or false"),
+    ("int-key", ERROR, "kind: error", "kind: error\n1: one", "1", "1: one", "YAML reads the key '1' as a number"),
+    ("null-key", ERROR, "kind: error", "kind: error\n~: nothing", "~", "~: nothing", "as null"),
+    ("nul-byte", ERROR, "category: communication", "category: communi\x00cation", "(yaml)", "category: communi",
+     "U+0000 is not allowed"),
+    ("escape-char", ERROR, "category: communication", "category: communi\x1bcation", "(yaml)", "category: communi",
+     "U+001B is not allowed"),
+    ("alias", ERROR, 'title: "Fixture: a collective times out"', 'title: &t "Fixture: a collective times out"\nextra: *t',
+     "extra", "extra: *t", "records use no anchors or aliases"),
+    ("alias-in-list", ERROR, "checks: [dmesg-xid]", "checks: [&c dmesg-xid, *c]", "causes[0].checks[1]",
+     "checks: [&c dmesg-xid", "alias *c"),
+    ("recursive-alias", ERROR, "kind: error", "kind: error\nextra: &x [*x]", "extra[0]", "extra: &x [*x]", "alias *x"),
+    ("alias-as-key", ERROR, "kind: error", "kind: &k error\n*k : 1", "(record)", "*k : 1", "alias *k"),
+    ("deep-nesting", ERROR, "kind: error", "kind: error\nextra: " + "[" * 20000 + "]" * 20000, "(yaml)", "extra: [[[",
+     "nest"),
 ]
 
 
@@ -69,6 +118,7 @@ def test_bad_record_is_reported_at_its_line_and_no_site_is_written(fixture_recor
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("previous build")
+    (site / MARKER).write_text("an earlier build")
 
     assert main(["build", "--records", str(fixture_records), "--site-dir", str(site)]) == 1
 
@@ -76,9 +126,10 @@ def test_bad_record_is_reported_at_its_line_and_no_site_is_written(fixture_recor
     expected = f"{path.name}:{line_of(path.read_text(), marker)}: {field}: "
     reported = [l for l in err.splitlines() if expected in l]
     assert reported, f"expected a line containing {expected!r}, got:\n{err}"
-    assert words in reported[0]
+    assert any(words in line for line in reported), reported
+    assert "Traceback" not in err
     assert (site / "index.html").read_text() == "previous build", "an earlier site must be left as it was"
-    assert sorted(p.name for p in site.iterdir()) == ["index.html"]
+    assert sorted(p.name for p in site.iterdir()) == [MARKER, "index.html"]
     assert not list(tmp_path.glob(".relref-build-*")), "no half-built site may be left behind"
 
 

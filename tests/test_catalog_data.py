@@ -11,6 +11,9 @@ from referencing import Registry, Resource
 from relref import paths
 from relref.paths import site_url
 from relref.records.load import load_records
+from engines import on_both_engines
+
+built_site = on_both_engines()  # each test here that reads the built site reads mkdocs' and Zensical's
 
 ATOM = "{http://www.w3.org/2005/Atom}"
 

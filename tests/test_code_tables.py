@@ -195,22 +195,19 @@ def test_the_codes_the_issue_names_are_in_their_tables(tables):
     assert dcgm["DCGM_FR_FALLEN_OFF_BUS"]["code"] == 120
 
 
-def test_cuda_and_nccl_texts_agree_with_the_codes_pages_tables(tables):
-    """The small text tables the codes pages match on say what the data says."""
-    from relref.pages import codes
-    CUDA_TEXTS, NCCL_TEXTS = getattr(codes, "CUDA_TEXTS", None), getattr(codes, "NCCL_TEXTS", None)
-    if CUDA_TEXTS is None or NCCL_TEXTS is None:
-        pytest.skip("the codes pages no longer keep text tables of their own")
-    cuda = {e["text"]: e["name"] for e in tables["cuda"]}
-    for text, name in CUDA_TEXTS.items():
-        assert cuda.get(text) == name, text
-    nccl = {}
-    for e in tables["nccl"]:
-        if e["kind"] == "result":
-            for t in [e["text"]] + [h["text"] for h in e.get("text_history", [])]:
-                nccl[t] = e["name"]
-    for text, name in NCCL_TEXTS.items():
-        assert any(t.startswith(text) and n == name for t, n in nccl.items()), text
+def test_the_texts_the_engine_reads_name_the_codes_of_the_tables(tables):
+    """Every text NCCL's and CUDA's detectors capture maps to a code the tables have, through the
+    printed texts the match index carries (current and earlier texts)."""
+    from relref.match.codes import DETECTORS, Detector
+    from relref.records.code_tables import printed_texts
+    texts = printed_texts(tables)
+    nccl_rule = next(p for kind, _, p, _ in DETECTORS if kind == "nccl-text")
+    for alternative in re.search(r"\((.*)\)", nccl_rule).group(1).split("|"):
+        line = f"NCCL error in: ProcessGroupNCCL.cpp:1191, {alternative}, NCCL version 2.18.1"
+        assert any(c[0] == "nccl" for c in Detector().codes_in(line, texts)), alternative
+    names = {e["name"] for e in tables["cuda"]}
+    for text, name in texts["cuda"].items():
+        assert name in names and Detector().codes_in(f"CUDA error: {text}", texts) == [("cuda", name)], text
 
 
 # --- a broken table is reported as FILE:LINE: FIELD -------------------------------------------
@@ -227,7 +224,7 @@ BAD = [
     ("unknown-field", "signals.yaml", "  number: 1\n", "  number: 1\n  colour: red\n", "entries[0].colour", "colour: red", "unknown field"),
     ("wrong-type", "signals.yaml", "  number: 1\n", "  number: one\n", "entries[0].number", "number: one", "not of type 'integer'"),
     ("bad-enum", "k8s.yaml", "  class: infrastructure\n", "  class: infra\n", "entries[0].class", "class: infra", "is not one of"),
-    ("duplicate-key", "k8s.yaml", "  reason: OOMKilled\n", "  reason: OOMKilled\n  reason: Killed\n", "entries.0.reason",
+    ("duplicate-key", "k8s.yaml", "  reason: OOMKilled\n", "  reason: OOMKilled\n  reason: Killed\n", "entries[0].reason",
      "reason: Killed", "duplicate key"),
     ("url-not-http", "signals.yaml", "url: https://man7.org/", "url: ftp://man7.org/", "sources[0].url", "url: ftp://man7.org/",
      "not an http(s) URL"),
@@ -237,6 +234,8 @@ BAD = [
      "already entry 0"),
     ("unknown-group", "sxid.yaml", "  group: NPORT_INGRESS\n", "  group: NPORT_INGRES\n", "group", "group: NPORT_INGRES\n",
      "no group with id"),
+    ("unknown-bucket", "xid.yaml", "  immediate_action: RESTART_BM\n", "  immediate_action: RESTART_BMX\n",
+     "entries[78].immediate_action", "immediate_action: RESTART_BMX", "has no gloss in the table's buckets"),
     ("xid-catalog-fields", "xid.yaml", "  applies_to: {A100: false, H100: false, B100: false, GB200: false}\n", "", "entries[0].applies_to",
      "- code: 1\n", "missing required field"),
     ("xid-class-outside-its-four", "xid.yaml", "  class: unknown\n", "  class: infrastructure\n", "entries[0].class",

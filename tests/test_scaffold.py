@@ -42,3 +42,12 @@ def test_new_scaffolds_a_record_that_validates_once_filled(tmp_path, capsys):
     path.write_text(text)
     [record] = load_records(records)
     assert record.data["title"] == "A Brand New Failure: Thing"
+
+
+@pytest.mark.parametrize("title", ["Title \\", "C:\\new\\table", 'A "quoted" title: with # and \'', "Tab\there and ünïcode"])
+def test_new_writes_the_title_so_it_reads_back_as_typed(tmp_path, title):
+    import yaml
+    records = tmp_path / "records"
+    assert main(["new", title, "--records", str(records)]) == 0
+    [path] = records.glob("*.yaml")
+    assert yaml.safe_load(path.read_text())["title"] == title

@@ -5,9 +5,13 @@ import pytest
 
 from relref import paths
 from relref.records.load import load_records
+from engines import on_both_engines
 from sitecheck import external_hosts_in_css, pages, resolve
 
 SECTIONS = ["signatures", "causes", "evidence", "mitigations", "look-alikes", "sources"]
+
+
+built_site = on_both_engines()  # each test here runs on the site from mkdocs and from Zensical
 
 
 @pytest.fixture(scope="module")

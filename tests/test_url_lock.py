@@ -5,8 +5,12 @@ import shutil
 from relref import paths
 from relref.site import urllock
 from relref.cli import main
+from relref.site.sitedir import MARKER
 from relref.records.load import load_records
 from lockcases import unreferenced_ids
+from engines import on_both_engines
+
+built_site = on_both_engines()  # each test here that reads the built site reads mkdocs' and Zensical's
 
 
 def test_every_locked_url_and_anchor_resolves(built_site):
@@ -48,6 +52,7 @@ def test_removing_a_reference_fails_the_build_and_names_its_urls(tmp_path, capsy
     site = tmp_path / "site"
     site.mkdir()
     (site / "index.html").write_text("previous build")
+    (site / MARKER).write_text("an earlier build")
 
     assert main(["build", "--records", str(records), "--site-dir", str(site)]) == 1
 
@@ -103,3 +108,42 @@ def test_updating_the_lock_adds_and_never_removes(tmp_path):
     (site / "references" / "a" / "old" / "index.html").unlink()
     assert not urllock.enforce(site, lock, update=True)
     assert "/references/a/old/" in urllock.read_lock(lock)
+
+
+def test_adding_keeps_every_comment_where_it_was(tmp_path):
+    site = _site(tmp_path / "site", {"index.html": "", "b/index.html": "", "d/index.html": ""})
+    lock = tmp_path / "urls.lock"
+    lock.write_text("# header\n/a/\n# why /c/ is kept: a runbook links it\n/c/\n# trailing note\n")
+    (site / "a" / "index.html").parent.mkdir()
+    (site / "a" / "index.html").write_text("")
+    (site / "c" / "index.html").parent.mkdir()
+    (site / "c" / "index.html").write_text("")
+    assert urllock.enforce(site, lock, update=True)
+    assert lock.read_text() == ("# header\n/\n/a/\n/b/\n# why /c/ is kept: a runbook links it\n/c/\n/d/\n"
+                                "# trailing note\n")
+
+
+def _add_many(args):
+    site, lock, start = args
+    start.wait()
+    return urllock.enforce(site, lock, update=True)
+
+
+def test_locks_updated_at_once_keep_every_addition_they_report(tmp_path, capsys):
+    """Eight `relref lock` runs finishing together, each with its own new pages. Each reads the
+    lock again once it holds it: a run then either adds its pages, and they stay, or finds that
+    its site lacks pages another run has just locked, and says so."""
+    import multiprocessing
+    lock = tmp_path / "urls.lock"
+    lock.write_text(urllock.HEADER + "/\n")
+    sites = [_site(tmp_path / f"site{n}", {"index.html": "", **{f"p{n}-{i}/index.html": "" for i in range(300)}})
+             for n in range(8)]
+    with multiprocessing.Manager() as manager:
+        start = manager.Barrier(len(sites))
+        with multiprocessing.get_context("fork").Pool(len(sites)) as pool:
+            added = pool.map(_add_many, [(s, lock, start) for s in sites])
+    locked = urllock.read_lock(lock)
+    assert any(added)
+    lost = [n for n, ok in enumerate(added) if ok and not {f"/p{n}-{i}/" for i in range(300)} <= locked]
+    assert not lost, f"runs {lost} reported their URLs added, and they are gone"
+    assert lock.read_text().startswith(urllock.HEADER)

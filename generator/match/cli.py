@@ -1,4 +1,5 @@
 """`relref match [FILE|-] [--context TEXT] [--top N] [--json] [--index FILE]`."""
+import argparse
 import json
 import sys
 from pathlib import Path
@@ -8,13 +9,19 @@ from .redact import redact_result
 
 READ_SIZE = 1 << 20
 EXIT_CONFIDENT, EXIT_NOT_CONFIDENT, EXIT_UNREADABLE = 0, 1, 2
+# Matched lines come from pasted logs: an escape sequence in one (a title change, a clear screen,
+# an OSC 52 clipboard write) would act on the reader's terminal. Every control character but the
+# newlines of the report prints as an escape, and so do the bidirectional overrides.
+CONTROL = [*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *range(0x202A, 0x202F),
+           *range(0x2066, 0x206A)]
+VISIBLE = str.maketrans({code: f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" for code in CONTROL})
 
 
 def add_parser(sub) -> None:
     p = sub.add_parser("match", help="match a pasted error or a log against the references")
     p.add_argument("file", nargs="?", default="-", help="a log file, or - for standard input (default)")
     p.add_argument("--context", default="", help='free text, e.g. "DeepSpeed 0.14, ZeRO-3, 64 H100, Kubernetes"')
-    p.add_argument("--top", type=int, default=5)
+    p.add_argument("--top", type=_positive, default=5, help="how many references to show (default 5)")
     p.add_argument("--json", action="store_true", help="print one JSON object (schema/match-result.schema.json)")
     p.add_argument("--redact", action="store_true",
                    help="replace IP addresses, host names, home-path user names, tokens and keys, and e-mail "
@@ -26,11 +33,29 @@ def add_parser(sub) -> None:
     p.set_defaults(func=run)
 
 
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of references, 1 or more")
+    return value
+
+
+def visible(text: str) -> str:
+    return text.translate(VISIBLE)
+
+
 def run(args) -> int:
     try:
         engine = load_engine(args.index, args.records)
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError) as exc:
         print(f"relref match: cannot read the match index {args.index}: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    except (KeyError, TypeError, AttributeError, IndexError) as exc:  # JSON of another shape
+        print(f"relref match: cannot read the match index {args.index}: not a match index "
+              f"({type(exc).__name__}: {exc})", file=sys.stderr)
         return EXIT_UNREADABLE
     try:
         stream = sys.stdin.buffer if args.file == "-" else open(args.file, "rb")
@@ -39,13 +64,13 @@ def run(args) -> int:
         return EXIT_UNREADABLE
     with stream:
         try:
-            result = engine.match(_blocks(stream), context=args.context, top=max(1, args.top))
+            result = engine.match(_blocks(stream), context=args.context, top=args.top)
         except OSError as exc:
             print(f"relref match: cannot read {args.file}: {exc}", file=sys.stderr)
             return EXIT_UNREADABLE
     if args.redact:
         result = redact_result(result)
-    print(json.dumps(result, indent=2) if args.json else render_text(result))
+    print(json.dumps(result, indent=2) if args.json else visible(render_text(result)))  # json.dumps escapes them itself
     return EXIT_CONFIDENT if result["confident"] else EXIT_NOT_CONFIDENT
 
 

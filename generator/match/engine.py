@@ -20,6 +20,7 @@ from lunr.index import Index
 from lunr.query import QueryPresence
 
 from . import hints as hint_rules
+from .dialect import compile_rule
 from .scan import Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
@@ -43,6 +44,9 @@ WORDS_SHOWN = 8
 CHECKS_PER_MATCH = 4
 NEXT_CHECKS, NEXT_CHECKS_DEPTH = 8, 3  # checks listed first, and how deep into each candidate's list
 WEAK_SHOWN = 3        # a `none` answer lists at most this many references
+MAX_CODES = 8
+CAUSE_WORDS_FLOOR = 4.0  # summed rarity of a cause's words in the paste for it to be named on words alone
+CAUSES_BY_WORDS = 2
 FURTHER_FLOOR = 0.5   # relative relevance a field report or practice needs without a matched line
 FURTHER_SHOWN = 3
 
@@ -52,15 +56,22 @@ class Engine:
         self.index = index
         self.refs = {r["id"]: r for r in index["references"]}
         self.signatures = index["signatures"]
-        self.compiled = _Compiled(self.signatures)
+        codes = index.get("codes", {})
+        self.code_entries, self.code_aliases = codes.get("entries", {}), codes.get("aliases", {})
+        self.code_texts, self.code_names = codes.get("texts", {}), codes.get("names", {})
+        self.code_kind_of = codes.get("kind_of", {})
+        self.detectors = [dict(d, rule=compile_rule(d["pattern"], d["ignore_case"])) for d in codes.get("detectors", [])]
+        # Code detectors ride along in the scan after the signatures: one pass finds both.
+        self.compiled = _Compiled(self.signatures + codes.get("detectors", []))
         self.lunr = Index.load(index["lunr"])
         self.vocabulary = {entry[0] for entry in index["lunr"]["invertedIndex"]}
         self.rules = hint_rules.Rules()
+        self.cause_idf = _cause_idf(self.refs)
         self.site_url = site_url
 
     def match(self, text, context: str = "", top: int = 5) -> dict:
         """`text` is a str or bytes, or an iterable of either (streamed in bounded memory)."""
-        scanner = Scanner(self.signatures, self.compiled)
+        scanner = Scanner(self.signatures, self.compiled)  # the compiled rules include the code detectors
         for chunk, cut in chunks(text):
             scanner.feed(chunk, cut)
         return self.rank(scanner.finish(), context, top)
@@ -72,15 +83,18 @@ class Engine:
         replay = hint_rules.live(cues, "replay")
         stale = _stale_hits(scan, self.signatures, self.rules.window_seconds(context), replay, warnings)
         sample = "\n".join(t for _, t in scan.informative)
-        hit_lines = "\n".join(dict.fromkeys(h.text for index in sorted(scan.hits) for h in scan.hits[index]))
+        hit_lines = "\n".join(dict.fromkeys(h.text for index in sorted(scan.hits) if index < len(self.signatures)
+                                             for h in scan.hits[index]))
         hints = hint_rules.merge(self.rules.read_hints(context), self.rules.read_hints(sample + "\n" + hit_lines))
         text_scores, terms = self._full_text(hit_lines, sample, context)
         spoken = {}  # term -> the word the paste or context wrote for it
         for term, word in tokenize_words(hit_lines + "\n" + sample + "\n" + context):
             spoken.setdefault(term, word)
         hit_words = set(tokenize(hit_lines))
+        said = set(tokenize(hit_lines + "\n" + sample + "\n" + context))  # for telling causes apart
+        codes = self._codes(scan)
         candidates = {}
-        for index in sorted(scan.hits):
+        for index in sorted(i for i in scan.hits if i < len(self.signatures)):
             sig = self.signatures[index]
             candidates.setdefault(sig["ref"], []).append((sig, scan.hits[index], stale.get(index, False), scan.counts[index]))
         condition = bool(stale) or bool(replay)
@@ -92,13 +106,14 @@ class Engine:
         for cue in live_cues:  # a cue brings up the references it speaks for, if the paste touches them at all
             listed |= {ref for ref in cue.supports if ref in self.refs and (ref in candidates or text_scores.get(ref, 0) > 0)}
         scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
-                              condition, live_cues, hit_words, spoken) for ref in listed]
+                              condition, live_cues, hit_words, spoken, said) for ref in listed]
         scored = [m for m in scored if m is not None]
         scored.sort(key=lambda m: (-m["score"], m["id"]))
         matches = [m for m in scored if m["kind"] in CANDIDATE_KINDS]
         further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS
                    and (m["_lines"] or text_scores.get(m["id"], 0) >= FURTHER_FLOOR)]
         _assign_confidence(matches, self.refs)
+        lead = _apply_code_rules(matches, codes, candidates)
         verdict = ("confident" if matches and matches[0]["confidence"] == "strong" else
                    "ambiguous" if any(m["confidence"] != "weak" for m in matches) else "none")
         matches = matches[:WEAK_SHOWN] if verdict == "none" else matches[:top]
@@ -108,14 +123,43 @@ class Engine:
         next_checks = [] if verdict == "none" else self._next_checks(matches, verdict)
         further = further[:FURTHER_SHOWN]
         for m in matches + further:
-            for key in ("_strong_evidence", "_lines", "_hits", "_cause_weight"):
+            for key in ("_strong_evidence", "_lines", "_hits", "_cause_lines"):
                 m.pop(key, None)
         return {"schema_version": RESULT_SCHEMA_VERSION, "engine_version": ENGINE_VERSION,
                 "index_version": self.index.get("version", ""), "verdict": verdict,
-                "confident": verdict == "confident", "answer": _answer(verdict, matches),
+                "confident": verdict == "confident", "answer": (lead + " " if lead else "") + _answer(verdict, matches),
                 "matches": matches, "further_reading": further, "next_checks": next_checks,
-                "findings": findings, "warnings": warnings, "hints": hints,
+                "findings": findings, "codes": codes, "warnings": warnings, "hints": hints,
                 "cues": [c.as_json() for c in cues]}
+
+    def _codes(self, scan) -> list:
+        """The codes the paste names, each with its meaning, what to do and its page, first line first."""
+        found = {}
+        for index in sorted(i for i in scan.hits if i >= len(self.signatures)):
+            detector = self.detectors[index - len(self.signatures)]
+            for hit in scan.hits[index]:
+                for m in detector["rule"].finditer(hit.text):
+                    key = self._code_key(detector["kind"], m.group(1))
+                    entry = self.code_entries.get(key) if key else None
+                    if entry is not None:
+                        found.setdefault(key, dict(entry, url=self.site_url + entry["url"], lines=[]))["lines"].append(hit.line_no)
+        for entry in found.values():
+            entry["lines"] = sorted(set(entry["lines"]))[:10]
+        return sorted(found.values(), key=lambda e: (e["lines"][0], e["kind"], e["code"]))[:MAX_CODES]
+
+    def _code_key(self, kind: str, printed: str):
+        family = self.code_kind_of.get(kind, kind)
+        if kind in self.code_names:
+            name = self.code_names[kind].get(printed)
+        elif family in self.code_texts and kind != family:
+            name = max((t for t in self.code_texts[family] if printed.startswith(t)), key=len, default=None)
+            name = self.code_texts[family][name] if name else None
+        else:
+            name = printed
+        if name is None:
+            return None
+        key = f"{family}:{name}"
+        return self.code_aliases.get(key, key)
 
     def _full_text(self, hit_lines: str, sample: str, context: str):
         """Field-weighted relevance of each reference to the paste's words (the lines that matched a
@@ -138,7 +182,7 @@ class Engine:
         return ({r["ref"]: r["score"] / best for r in results},
                 {r["ref"]: sorted(r["match_data"].metadata) for r in results})
 
-    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, hit_words, spoken):
+    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, hit_words, spoken, said):
         ref = self.refs[ref_id]
         is_condition = CONDITION in ref["explains"]
         score, why, strong_evidence, cause_weight = 0.0, [], False, {}
@@ -184,12 +228,28 @@ class Engine:
         why += [{"kind": "context", "fit": True, "text": f} for f in fits]
         why += [{"kind": "context", "fit": False, "text": c} for c in conflicts + unsupported]
         lines = sorted({h.line_no for _, hits, _, _ in sig_hits for h in hits})
-        causes = [{"id": cid, "title": ref["cause_titles"][cid], "signature": first_sig, "lines": sorted(set(lns))[:10]}
-                  for cid, (w, lns, first_sig) in sorted(cause_weight.items(), key=lambda kv: (-kv[1][0], min(kv[1][1])))]
+        cause_lines = sorted({h.line_no for sig, hits, is_stale, _ in sig_hits if sig["role"] == "cause" and not is_stale
+                              for h in hits})
+        causes = self._causes(ref, cause_weight, said)
         return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
                 "confidence": "weak", "score": _round(score, 4), "causes": causes, "why": why,
                 "_strong_evidence": strong_evidence and not conflicts and not unsupported,
-                "_hits": (bool(sig_hits) or is_condition) and not conflicts, "_lines": lines}
+                "_hits": (bool(sig_hits) or is_condition) and not conflicts, "_lines": lines, "_cause_lines": cause_lines}
+
+    def _causes(self, ref: dict, cause_weight: dict, said: set) -> list:
+        """The causes the answer names: those the matched lines point at (most evidence first, then
+        the paste's words), then, where the words of a cause stand out in the paste and context,
+        causes no line tells apart (basis "words")."""
+        words = {cid: _round(sum(self.cause_idf[t] for t in terms if t in said), 4)
+                 for cid, terms in ref["cause_terms"].items()}
+        named = sorted(cause_weight.items(), key=lambda kv: (-kv[1][0], -words[kv[0]], min(kv[1][1]), kv[0]))
+        out = [{"id": cid, "title": ref["cause_titles"][cid], "basis": "line", "signature": first_sig,
+                "lines": sorted(set(lns))[:10]} for cid, (w, lns, first_sig) in named]
+        rest = sorted(((w, cid) for cid, w in words.items() if cid not in cause_weight and w >= CAUSE_WORDS_FLOOR),
+                      key=lambda wc: (-wc[0], wc[1]))
+        out += [{"id": cid, "title": ref["cause_titles"][cid], "basis": "words", "signature": "", "lines": []}
+                for _, cid in rest[:CAUSES_BY_WORDS]]
+        return out
 
     def _checks(self, match: dict) -> list:
         return [self._check_entry(match["id"], c) for c in self._checks_for(match)[:CHECKS_PER_MATCH]]
@@ -247,11 +307,54 @@ class Engine:
         return first + sorted((c for c in ref["checks"] if c not in first), key=lambda c: not c["discriminates"])
 
 
+def _cause_idf(refs: dict) -> dict:
+    """How rare each word is among all causes' words: a word shared by many causes tells none apart."""
+    df: dict = {}
+    for ref in refs.values():
+        for terms in ref["cause_terms"].values():
+            for term in terms:
+                df[term] = df.get(term, 0) + 1
+    n = sum(len(ref["cause_terms"]) for ref in refs.values())
+    return {term: math.log(n / count) for term, count in df.items()}
+
+
+def _apply_code_rules(matches: list, codes: list, candidates: dict) -> str:
+    """What the codes decide, and the sentence that leads the answer when they do. A fault the
+    program usually causes (an application Xid or CUDA error) named by the only lines that point at
+    the first match cannot make it strong. An exit status or signal alone leads to the references
+    that explain it, in the code table's order (the OOM references first), and is never confident."""
+    if not matches or not codes:
+        return ""
+    application = [c for c in codes if c["class"] == "application"]
+    app_lines = {line for c in application for line in c["lines"]}
+    top = matches[0]
+    if top["confidence"] == "strong" and top["_cause_lines"] and set(top["_cause_lines"]) <= app_lines:
+        top["confidence"] = "possible"
+    # The signal named last is the dying process's (torchrun first sends SIGTERM to the survivors).
+    signals = sorted((c for c in codes if c["kind"] == "signal"), key=lambda c: -c["lines"][-1])
+    hit_lines = {h.line_no for hits in candidates.values() for _, hs, _, _ in hits for h in hs}
+    if signals and hit_lines and hit_lines <= {line for c in signals for line in c["lines"]}:
+        order = {ref: i for i, ref in enumerate(signals[0]["references"])}
+        matches.sort(key=lambda m: (order.get(m["id"], len(order)), -m["score"], m["id"]))
+        for m in matches:
+            if m["confidence"] == "strong":
+                m["confidence"] = "possible"
+        return f"{_code_title(signals[0])}: {signals[0]['gloss']}"
+    if application and top["confidence"] != "strong":
+        return f"{_code_title(application[0])} is usually an application error: check the program first."
+    return ""
+
+
+def _code_title(code: dict) -> str:
+    return {"xid": f"Xid {code['code']}", "sxid": f"SXid {code['code']}"}.get(code["kind"], code["name"]) + \
+        (f" ({code['name']})" if code["kind"] in ("xid", "sxid") else "")
+
+
 def _answer(verdict: str, matches: list) -> str:
     """The one sentence every renderer shows first."""
     if verdict == "confident":
         top = matches[0]
-        cause = top["causes"][0] if top["causes"] else None
+        cause = top["causes"][0] if top["causes"] and top["causes"][0]["basis"] == "line" else None
         line = next((w["lines"][0] for w in top["why"] if w["kind"] == "signature" and not w["stale"]), None)
         text = f"Most likely: {top['title']}"
         if cause:
@@ -324,7 +427,7 @@ def _stale_hits(scan, signatures, window: float, replay: list, warnings: list) -
     """Hardware evidence that is old, replayed or from an earlier boot cannot confirm a current fault."""
     stale = {}
     for index, hits in sorted(scan.hits.items()):
-        if not signatures[index]["hardware"]:
+        if index >= len(signatures) or not signatures[index]["hardware"]:
             continue
         reasons = [r for r in (_stale_reason(h, hits, scan, window, replay) for h in hits) if r]
         if reasons and len(reasons) == len(hits):

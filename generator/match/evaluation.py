@@ -162,7 +162,10 @@ def evaluate(cases: list[Case], answer, hard: set | None = None) -> dict:
         if case.unscored:
             continue
         got = answer(case)
-        top1 = bool(case.accept) and bool(got.ids) and got.ids[0] in case.accept
+        # A paste with two unrelated failures is answered right by either of them; "both failures
+        # named" counts whether the answer shows both.
+        right = set(case.accept or []) | ({case.second["ref"]} if case.second else set())
+        top1 = bool(case.accept) and bool(got.ids) and got.ids[0] in right
         if got.confident:
             t["strong"].add(top1 and not case.further_reading)
             if got.ids:
@@ -182,7 +185,7 @@ def evaluate(cases: list[Case], answer, hard: set | None = None) -> dict:
         if case.further_reading:
             t["further_reading"].add(bool(set(case.accept) & set(got.further + got.ids[:3])))
             continue
-        in3 = any(i in case.accept for i in got.ids[:3])
+        in3 = any(i in right for i in got.ids[:3])
         t["top1"].add(top1)
         t["top3"].add(in3)
         t["confident_right"].add(got.confident and top1)

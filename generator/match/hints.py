@@ -35,6 +35,8 @@ UNIT_SECONDS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 DEFAULT_WINDOW = 3600.0
 
 CHECKPOINT_WRITERS = ["checkpoint-corruption-on-write", "checkpoint-partial-save"]
+# Resuming is reading back one's own run; published or downloaded weights are not a resume.
+NOT_OWN_RUN = CHECKPOINT_WRITERS + ["training-resume-failure"]
 PREEMPTION = ["job-preemption-spot-termination", "spot-instance-preemption"]
 
 
@@ -52,9 +54,9 @@ CUES = [
     Cue("downloaded", "provenance", r"\b(?:down ?load(?:ed|ing)?|fetched|pulled)\b",
         "the file came from elsewhere, so no save by this job wrote it", against=tuple(CHECKPOINT_WRITERS)),
     Cue("from-a-hub", "provenance", r"\b(?:hugging ?face|hf hub|from (?:the )?hub|model hub|modelscope)\b",
-        "a file from a model hub was written by its publisher, not by this job's save", against=tuple(CHECKPOINT_WRITERS)),
+        "a file from a model hub was written by its publisher, not by this job's save", against=tuple(NOT_OWN_RUN)),
     Cue("pretrained", "provenance", r"\bpre-?trained\b|\bbase model\b|\bofficial (?:weights|checkpoints?)\b",
-        "published weights are not this job's own checkpoint", against=tuple(CHECKPOINT_WRITERS)),
+        "published weights are not this job's own checkpoint, nor a resume of its run", against=tuple(NOT_OWN_RUN)),
     Cue("copied-in", "provenance", r"\b(?:copied|scp|rsync(?:ed)?|transferred|moved) (?:it |them |the \w+ )?(?:from|over|across)\b",
         "a file copied from another place can be cut short by the copy, not by a save", against=tuple(CHECKPOINT_WRITERS)),
     Cue("git-lfs", "provenance", r"\bgit[- ]?lfs\b|\blfs pointer\b",
@@ -64,7 +66,11 @@ CUES = [
     Cue("object-store", "provenance", r"\b(?:from|out of) (?:s3|gcs|an? (?:s3 |gcs )?bucket|object storage|blob storage)\b|\bs3://|\bgs://",
         "a file read from object storage was written there by whatever uploaded it", against=tuple(CHECKPOINT_WRITERS)),
     Cue("released-weights", "provenance", r"\breleased? (?:checkpoints?|weights|models?)\b|\bmodel card\b",
-        "released weights are someone else's save", against=tuple(CHECKPOINT_WRITERS)),
+        "released weights are someone else's save, not a resume of this run", against=tuple(NOT_OWN_RUN)),
+    Cue("converted", "provenance", r"\bconverted (?:from|with|by|using)\b|\bconversion script\b",
+        "a converted file was written by the conversion, not by this job's save", against=tuple(CHECKPOINT_WRITERS)),
+    Cue("restored-from-backup", "provenance", r"\brestored (?:it |them )?from (?:a |the )?backup\b|\bfrom (?:a |the )?backup copy\b",
+        "a restored copy reflects the backup, not what this job's save wrote", against=tuple(CHECKPOINT_WRITERS)),
     Cue("other-job-same-machine", "environment",
         r"\b(?:another|second|other|a different) (?:jobs?|process(?:es)?|users?|containers?|trainings?) (?:is |are |was |were )?(?:on|sharing|using) (?:the same|this|that|my) (?:machine|node|gpus?|host|box)\b|\bshared (?:gpus?|nodes?|machines?)\b",
         "another job on the machine can hold GPU memory or devices", supports=("zombie-gpu-process",)),
@@ -83,13 +89,13 @@ CUES = [
 ]
 
 # Words that cancel a cue just after them, in the same clause.
-NEGATIONS = [
-    ("not", "plain negation"), ("no", "plain negation"), ("never", "negation in time"),
+NEGATIONS = [  # longer phrases first: "no longer" is read before "no"
+    ("no longer", "no longer true"), ("ruled out", "excluded by the user"), ("instead of", "replacement"),
+    ("rather than", "replacement"), ("not", "plain negation"), ("no", "plain negation"), ("never", "negation in time"),
     ("without", "absence"), ("isn't", "negated copula"), ("wasn't", "negated copula"), ("aren't", "negated copula"),
     ("weren't", "negated copula"), ("didn't", "negated verb"), ("doesn't", "negated verb"), ("don't", "negated verb"),
-    ("nothing", "absence"), ("non", "prefix negation (non-preemptible)"), ("neither", "paired negation"),
-    ("nor", "paired negation"), ("instead of", "replacement"), ("rather than", "replacement"),
-    ("ruled out", "excluded by the user"), ("no longer", "no longer true"), ("hasn't", "negated verb"),
+    ("hasn't", "negated verb"), ("nothing", "absence"), ("non", "prefix negation (non-preemptible)"),
+    ("neither", "paired negation"), ("nor", "paired negation"),
 ]
 CLAUSE_ENDS = ",;.!?()[]\n"
 NEGATION_REACH = 3  # words before a cue that a negation may stand at

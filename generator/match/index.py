@@ -14,6 +14,7 @@ from lunr.builder import Builder
 from .. import cache
 from .hints import SPECIFIC_FRAMEWORKS
 from .dialect import compile_signature, required_literals
+from ..records.code_tables import code_pages, load_code_tables, printed_texts, read_locked_code_pages, row_aliases, row_codes
 from ..records.load import Record
 from .tokenize import tokenize
 
@@ -23,7 +24,9 @@ HARDWARE_EVIDENCE = re.compile(r"Xid|ECC|[Rr]emap|NVLink|AER|fallen off the bus|
 GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
 
 
-def build_index(records: list[Record]) -> dict:
+def build_index(records: list[Record], code_tables: dict | None = None, locked_codes=None) -> dict:
+    """The match index over `records`. Code links follow the codes pages built from the same
+    records, tables and URL lock (`locked_codes`: (kind, slug) pairs; default: the repository's)."""
     kinds = {r.id: r.data["kind"] for r in records}
     matcher = _PatternFinder(records)
     index = {
@@ -31,15 +34,17 @@ def build_index(records: list[Record]) -> dict:
         "rules": _rules(set(kinds)),
         "references": [_reference(r) for r in records],
         "signatures": [_signature(r, s, matcher, kinds) for r in records for s in r.data["signatures"]],
+        "codes": _codes(code_tables if code_tables is not None else load_code_tables(), records,
+                        read_locked_code_pages() if locked_codes is None else locked_codes),
         "lunr": _lunr(records),
     }
     index["version"] = hashlib.sha256(json.dumps(index, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
     return index
 
 
-def write_index(records: list[Record], path: Path) -> None:
+def write_index(records: list[Record], path: Path, locked_codes=None) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(build_index(records), separators=(",", ":")), encoding="utf-8")
+    path.write_text(json.dumps(build_index(records, locked_codes=locked_codes), separators=(",", ":")), encoding="utf-8")
 
 
 def _reference(record: Record) -> dict:
@@ -59,6 +64,8 @@ def _reference(record: Record) -> dict:
         "environments": applies.get("environments", []),
         "causes": [{"id": c["id"], "heading": heading[c["id"]]} for c in data["causes"]],
         "cause_titles": heading,
+        # The words of each cause, for telling a reference's causes apart by what the paste says.
+        "cause_terms": {c["id"]: sorted(set(tokenize(c.get("title", "") + " " + c["description"]))) for c in data["causes"]},
         "cause_checks": {c["id"]: c["checks"] for c in data["causes"]},
         "checks": [_check(e, data["causes"]) for e in _checks_in_cause_order(data)],
         "look_alikes": [a["ref"] for a in data.get("look_alikes", []) if "ref" in a],
@@ -187,7 +194,69 @@ def _rules(known: set | None = None) -> dict:
                  "context_boost": engine.CONTEXT_BOOST, "words_shown": engine.WORDS_SHOWN,
                  "checks_per_match": engine.CHECKS_PER_MATCH, "next_checks": engine.NEXT_CHECKS,
                  "next_checks_depth": engine.NEXT_CHECKS_DEPTH, "weak_shown": engine.WEAK_SHOWN,
-                 "further_floor": engine.FURTHER_FLOOR, "further_shown": engine.FURTHER_SHOWN,
+                 "further_floor": engine.FURTHER_FLOOR, "further_shown": engine.FURTHER_SHOWN, "max_codes": engine.MAX_CODES,
+                 "cause_words_floor": engine.CAUSE_WORDS_FLOOR, "causes_by_words": engine.CAUSES_BY_WORDS,
                  "candidate_kinds": list(engine.CANDIDATE_KINDS), "condition": engine.CONDITION,
                  "engine_version": engine.ENGINE_VERSION, "schema_version": engine.RESULT_SCHEMA_VERSION},
     }
+
+
+def _codes(tables: dict, records: list[Record], locked) -> dict:
+    """What the engine shows for each code (meaning, class, what to do, the references that explain
+    it, owner first, and its link) and how to find codes in a line. The link is the one the codes
+    pages give the code (code_url): its page, or its row of the family's page."""
+    from . import codes as detect
+    record_ids = {r.id for r in records}
+    pages = code_pages(tables, records, locked)
+    entries, aliases = {}, {}
+
+    def add(kind, code, name, gloss, klass, recovery, refs):
+        refs = [r for r in dict.fromkeys(refs) if r in record_ids]
+        entries[f"{kind}:{code}"] = {"kind": kind, "code": str(code), "name": name, "gloss": gloss, "class": klass,
+                                     "recovery": recovery or "", "references": refs,
+                                     "url": code_url(pages, kind, str(code))}
+
+    for e in tables.get("xid", []):
+        recovery = e.get("immediate_action") or ""
+        if e.get("investigatory_action"):
+            recovery += f" (then {e['investigatory_action']})"
+        add("xid", e["code"], e["mnemonic"], e["gloss"], e["class"], recovery, [e.get("owner")] + e.get("references", []))
+    for e in tables.get("sxid", []):
+        add("sxid", e["code"], e["name"], e.get("gloss", ""), e["class"], "", [e.get("owner")] + e.get("references", []))
+    for e in tables.get("cuda", []):
+        add("cuda", e["name"], e["name"], e["gloss"], e["class"], e.get("recovery"), [e.get("owner")] + e.get("references", []))
+    for e in tables.get("nccl", []):
+        if e.get("kind") == "result":
+            add("nccl", e["name"], e["name"], e["gloss"], e["class"], e.get("recovery"), [e.get("owner")] + e.get("references", []))
+    for e in tables.get("signals", []):
+        add("signal", e["name"], e["name"], e["gloss"], e["class"], e.get("recovery"), [e.get("owner")] + e.get("references", []))
+        for status in (e.get("shell_status"), e.get("python_status")):
+            if status is not None:
+                aliases[f"exit:{status}"] = f"signal:{e['name']}"
+    for e in tables.get("k8s", []):
+        add("k8s", e["reason"], e["reason"], e["gloss"], e["class"], e.get("recovery"), [e.get("owner")] + e.get("references", []))
+    for e in tables.get("slurm", []):
+        add("slurm", e["name"], e["name"], e["gloss"], e["class"], e.get("recovery"), [e.get("owner")] + e.get("references", []))
+    for e in tables.get("dcgm", []):
+        add("dcgm", e["name"], e["name"], e.get("message", ""), e["class"], e.get("suggestion"),
+            [e.get("owner")] + e.get("references", []))
+    for family in ("dcgm", "slurm"):  # deprecated DCGM names; the "DUE TO ..." a Slurm detector captures
+        for e in tables.get(family, []):
+            own = row_codes(family, e)[0]
+            for kind, name in row_aliases(family, e):
+                aliases[f"{kind}:{name}"] = f"{own[0]}:{own[1]}"
+    detectors = [{"kind": kind, "literals": literals, "pattern": pattern, "ignore_case": ignore_case,
+                  "ref": None, "id": f"code-{kind}-{i}", "role": "symptom", "shared": True, "hardware": False, "causes": []}
+                 for i, (kind, literals, pattern, ignore_case) in enumerate(detect.DETECTORS)]
+    for d in detectors:  # the scan's literals are lower-cased for rules that ignore case
+        if d["ignore_case"]:
+            d["literals"] = [lit.lower() for lit in d["literals"]]
+    return {"entries": entries, "aliases": aliases, "texts": printed_texts(tables), "detectors": detectors,
+            "names": detect.NAMES, "kind_of": detect.KIND_OF}
+
+
+def code_url(pages, kind: str, code: str) -> str:
+    """A code's link, relative to the site root, as the codes pages give it: its page
+    (codes/<kind>/<slug>/) when code_pages() gives it one, else its row of the family's page
+    (codes/<family>/#<anchor>)."""
+    return pages.url(kind, code) or "codes/"

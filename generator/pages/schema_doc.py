@@ -38,7 +38,9 @@ def _type(spec: dict) -> str:
     if "oneOf" in spec and all("const" in o for o in spec["oneOf"]):
         return "one of: " + ", ".join(f"`{o['const']}`" for o in spec["oneOf"])
     if spec.get("type") == "array":
-        return f"list of {_type(spec.get('items', {}))}"
+        return f"list of {_type(spec.get('items', {}))}" + (f", at most {spec['maxItems']}" if "maxItems" in spec else "")
+    if spec.get("type") == "string" and "maxLength" in spec:
+        return f"string, at most {spec['maxLength']} characters"
     return spec.get("type", "any")
 
 

@@ -14,9 +14,11 @@ from .schema_doc import schema_sections, value_lists
 
 def environment() -> Environment:
     # Markdown's attribute lists ({#cause-id}) collide with Jinja's comment syntax, so comments are {## ##}.
+    # Autoescape everywhere: a value placed without a filter is HTML-escaped, which Markdown shows
+    # as written; the filters (markdown.py) return Markup for the contexts that need other escaping.
     env = Environment(loader=FileSystemLoader(paths.TEMPLATES),
                       comment_start_string="{##", comment_end_string="##}",
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=True)
     env.filters.update(FILTERS)
     return env
 

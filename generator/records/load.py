@@ -5,7 +5,10 @@ the format) and the checks a schema cannot express: ids that must exist, pattern
 that must compile in both regex dialects and match their own examples, and URLs
 that must be listed among the record's sources.
 """
+import datetime
 import json
+import math
+import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,12 +17,17 @@ import jsonschema
 
 from .. import cache, paths
 from .figures import chart_problems
+from .files import FileProblem, read_record, record_files
 from ..match.dialect import PatternError, compile_signature
 from .pattern_lint import check as check_pattern
 from .problems import Problem, RecordErrors, field_name
+from .prose import prose_fields, prose_problems
 from .yaml_lines import YamlProblem, load_with_lines
 
 URL_FIELDS = ("seen_at", "source", "likelihood_source", "fix_url")
+# mkdocs builds references/index.md as /references/ itself, while the API and the canonical URL
+# would say /references/index/.
+RESERVED_IDS = {"index"}
 
 
 @dataclass
@@ -61,7 +69,9 @@ def _inline_refs(schema: dict) -> dict:
 def load_records(records_dir: Path | None = None) -> list[Record]:
     """Return every record, sorted by id, or raise RecordErrors listing all problems."""
     records_dir = Path(records_dir or paths.RECORDS)
-    files = sorted(records_dir.glob("*.yaml")) + sorted(records_dir.glob("*.yml"))
+    if not records_dir.is_dir():
+        raise RecordErrors([Problem(str(records_dir), 0, "(records)", "not a folder of records")])
+    files = record_files(records_dir)
     problems, records = [], []
     if not files:
         problems.append(Problem(str(records_dir), 0, "(records)", "no *.yaml records found"))
@@ -70,8 +80,10 @@ def load_records(records_dir: Path | None = None) -> list[Record]:
     known = set()  # ids of every file that parsed, valid or not: one broken record is reported once
     for file in files:
         record, found = _load_one(file, validator)
-        problems += found
         if record is not None:
+            found = found or _date_checks(record)  # outside the cache: it depends on today
+        problems += found
+        if record is not None and not found:
             records.append(record)
         known.add(file.stem)
     problems += _cross_checks(records, known)
@@ -82,7 +94,11 @@ def load_records(records_dir: Path | None = None) -> list[Record]:
 
 def _load_one(file: Path, validator):
     """A record and its problems, from the cache when this file, the schema and the code are unchanged."""
-    name, raw = _display(file), file.read_bytes()
+    name = _display(file)
+    try:
+        raw = read_record(file)
+    except FileProblem as exc:
+        return None, [Problem(name, 1, "(file)", str(exc))]
     k = cache.key("record", name, raw)
     hit = cache.get("records", k)
     if hit is not None:
@@ -135,6 +151,10 @@ def _schema_problem(record, name, err) -> Problem:
         message = f"not an http(s) URL: {err.instance!r}"
     elif err.validator in ("pattern", "format") and err.schema.get("format") == "date":
         message = f"not a date (YYYY-MM-DD): {err.instance!r}"
+    elif err.validator == "maxLength":
+        message = f"{len(err.instance)} characters: at most {err.validator_value} allowed"
+    elif err.validator == "maxItems":
+        message = f"{len(err.instance)} items: at most {err.validator_value} allowed"
     return Problem(name, record.line(path), field_name(path), message)
 
 
@@ -146,6 +166,18 @@ def _record_checks(record: Record, name: str) -> list[Problem]:
 
     if record.path.stem != data["id"]:
         add(["id"], f"id {data['id']!r} does not match the file name {record.path.name!r}")
+    for path, slug in [(["id"], data["id"])] + [(["aliases", i], a) for i, a in enumerate(data.get("aliases", []))]:
+        if slug in RESERVED_IDS:
+            add(path, f"{slug!r} is reserved: the folder's own page would take its URL")
+    for path, value in _numbers(data):
+        if not math.isfinite(value):
+            add(path, f"{value} is not a finite number (YAML reads .inf and .nan as numbers): give the published value")
+    for path, target in _references(data):
+        if target == data["id"]:
+            add(path, "names this reference itself")
+    for path, text in prose_fields(data):
+        for message in prose_problems(text):
+            add(path, message)
     for section in ("signatures", "causes", "evidence", "figures"):
         seen = set()
         for i, item in enumerate(data.get(section, [])):
@@ -198,6 +230,30 @@ def _lint(sig: dict, key: str):
     return None
 
 
+def _numbers(value, path=()):
+    if isinstance(value, dict):
+        for key, child in value.items():
+            yield from _numbers(child, path + (key,))
+    elif isinstance(value, list):
+        for i, child in enumerate(value):
+            yield from _numbers(child, path + (i,))
+    elif isinstance(value, float):
+        yield list(path), value
+
+
+def _latest_date_on_earth() -> datetime.date:
+    """Today where the date is furthest ahead (UTC+14), so no reviewer's real today is rejected."""
+    return datetime.datetime.now(datetime.timezone(datetime.timedelta(hours=14))).date()
+
+
+def _date_checks(record: Record) -> list[Problem]:
+    reviewed = datetime.date.fromisoformat(record.data["last_reviewed"])
+    if reviewed > _latest_date_on_earth():
+        return [Problem(_display(record.path), record.line(["last_reviewed"]), "last_reviewed",
+                        f"{reviewed} is in the future: give the date the record was checked")]
+    return []
+
+
 def _cited_urls(value, path=()):
     if isinstance(value, dict):
         for key, child in value.items():
@@ -226,6 +282,21 @@ def _cross_checks(records: list[Record], known: set) -> list[Problem]:
             if target not in ids:
                 problems.append(Problem(_display(record.path), record.line(path), field_name(path),
                                         f"no reference with id {target!r}"))
+    return problems + _successor_cycles(records)
+
+
+def _successor_cycles(records: list[Record]) -> list[Problem]:
+    """Successors that lead back to where they started: a reader following them never arrives."""
+    successor = {r.id: r.data["successor"] for r in records if "successor" in r.data}
+    problems = []
+    for record in records:
+        chain, current = [record.id], successor.get(record.id)
+        while current is not None and current not in chain:
+            chain.append(current)
+            current = successor.get(current)
+        if current == record.id and len(chain) > 1:
+            problems.append(Problem(_display(record.path), record.line(["successor"]), "successor",
+                                    "successors form a cycle: " + " -> ".join(chain + [record.id])))
     return problems
 
 
@@ -241,7 +312,9 @@ def _references(data):
 
 
 def _display(path: Path) -> str:
+    # abspath, not resolve(): a symlink loop must be named, not followed.
+    absolute = os.path.abspath(path)
     try:
-        return str(Path(path).resolve().relative_to(Path.cwd()))
+        return str(Path(absolute).relative_to(Path.cwd()))
     except ValueError:
         return str(path)

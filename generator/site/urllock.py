@@ -5,16 +5,23 @@ path from the site root: `/references/<id>/#cause-<id>`. Every build checks the 
 against it before the site is put in place; `relref lock` adds what is new and never removes a
 line. A locked URL resolves when its file exists and has the anchor, or when it is a redirect
 page (an earlier id in `aliases`) whose target has the anchor: the redirect keeps `#section`.
+
+Adding reads the file again and writes it whole under a lock (two `relref lock` runs at once
+each keep what they add), keeps every line it had (comments included, where they were), and
+replaces the file in one rename, so a reader never sees half of it.
 """
+import os
 import re
 import sys
+import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import urljoin, urlsplit
 
 from .. import paths
+from .locking import exclusive
 
-LOCK = paths.ROOT / "urls.lock"
+LOCK = paths.URL_LOCK
 HEADER = """\
 # Every URL and anchor the site has published. Each must keep resolving: the build fails otherwise.
 # Add new ones with `relref lock`; never remove a line. A reference is never deleted: retire it
@@ -120,14 +127,43 @@ def read_lock(path: Path) -> set[str]:
     return {l for l in lines if l and not l.startswith("#")}
 
 
-def write_lock(path: Path, urls) -> None:
-    path.write_text(HEADER + "".join(f"{u}\n" for u in sorted(urls)), encoding="utf-8")
+def add_to_lock(path: Path, new) -> None:
+    """Insert new URLs in sorted place; every existing line stays. A comment stays above the URL
+    it precedes, and the comments that open the file stay first."""
+    text = path.read_text(encoding="utf-8") if path.exists() else HEADER
+    pending, out, comments, seen_url = sorted(set(new) - read_lock(path)), [], [], False
+    for line in text.splitlines():
+        url = line.strip()
+        if not url or url.startswith("#"):
+            (comments if seen_url else out).append(line)
+            continue
+        while pending and pending[0] < url:
+            out.append(pending.pop(0))
+        out += comments + [line]
+        comments, seen_url = [], True
+    out += pending + comments
+    _replace_file(path, "".join(f"{line}\n" for line in out))
+
+
+def _replace_file(path: Path, text: str) -> None:
+    with tempfile.NamedTemporaryFile("w", dir=path.parent, prefix=f".{path.name}.", suffix=".tmp",
+                                     delete=False, encoding="utf-8") as out:
+        out.write(text)
+        out.flush()
+        os.fsync(out.fileno())
+    if path.exists():
+        os.chmod(out.name, path.stat().st_mode & 0o7777)
+    os.replace(out.name, path)
+
+
+def _guard(path: Path) -> Path:
+    return path.with_name(f".{path.name}.lck")
 
 
 def locked_codes(path: Path | None) -> set:
     """(kind, name) of every code page in the lock, so a published code keeps its page."""
-    found = (re.match(r"^/codes/([^/#]+)/([^/#]+)/$", u) for u in (read_lock(path) if path else ()))
-    return {(m.group(1), m.group(2)) for m in found if m}
+    from ..records.code_tables import locked_code_pages
+    return locked_code_pages(read_lock(path) if path else ())
 
 
 def enforce(site_root: Path, lock: Path | None, update: bool = False) -> bool:
@@ -135,6 +171,13 @@ def enforce(site_root: Path, lock: Path | None, update: bool = False) -> bool:
     locked URL no longer resolves: the caller must not publish that site."""
     if lock is None:
         return True
+    if update:
+        with exclusive(_guard(lock), f"an update of {_display(lock)}"):
+            return _enforce(site_root, lock, update)
+    return _enforce(site_root, lock, update)
+
+
+def _enforce(site_root: Path, lock: Path, update: bool) -> bool:
     locked = read_lock(lock)
     missing = unresolved(site_root, locked)
     if missing:
@@ -147,7 +190,7 @@ def enforce(site_root: Path, lock: Path | None, update: bool = False) -> bool:
         return False
     new = published(site_root) - locked
     if update and new:
-        write_lock(lock, locked | new)
+        add_to_lock(lock, new)
         print(f"relref: added {len(new)} URL(s) to {_display(lock)}")
     elif new:
         print(f"relref: {len(new)} new URL(s) not yet in {_display(lock)}; run `relref lock` to add them")

@@ -30,13 +30,25 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
+def _serve(folder):
+    handler = functools.partial(QuietHandler, directory=str(folder))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
+
+
 @pytest.fixture(scope="session")
 def server(built_site):
-    handler = functools.partial(QuietHandler, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd, url = _serve(built_site)
+    yield url
+    httpd.shutdown()
+
+
+@pytest.fixture(scope="session")
+def payload_server(payload_site):
+    """The site built from tests/payloads.py, on its own loopback port."""
+    httpd, url = _serve(payload_site[0])
+    yield url
     httpd.shutdown()
 
 

@@ -24,5 +24,6 @@ function summary(r) {
     further: r.further_reading.map((m) => m.id),
     next: r.next_checks.map((c) => c.reference + "#" + c.id),
     findings: r.findings.map((f) => f.matches.map((m) => m.id)),
+    codes: r.codes.map((c) => c.kind + ":" + c.code + "@" + c.lines.join(",")),
   };
 }

@@ -18,10 +18,20 @@
     this.siteUrl = siteUrl || "";
     this.refs = {};
     for (var i = 0; i < index.references.length; i++) this.refs[index.references[i].id] = index.references[i];
-    this.signatures = index.signatures.map(function (s) {
+    function withTest(s) {
       var test = new M.Signature(s.pattern, s.ignore_case, s.unless);
       return Object.assign({}, s, { test: function (line) { return test.test(line); } });
-    });
+    }
+    this.signatures = index.signatures.map(withTest);
+    var codes = index.codes || {};
+    this.codeEntries = codes.entries || {};
+    this.codeAliases = codes.aliases || {};
+    this.codeTexts = codes.texts || {};
+    this.codeNames = codes.names || {};
+    this.codeKindOf = codes.kind_of || {};
+    this.detectors = (codes.detectors || []).map(function (d) { return Object.assign(withTest(d), { rule: M.compileRule(d.pattern, d.ignore_case) }); });
+    // Code detectors ride along in the scan after the signatures: one pass finds both.
+    this.scanRules = this.signatures.concat(this.detectors);
     this.lunr = lunrLib.Index.load(index.lunr);
     this.vocabulary = new Set(index.lunr.invertedIndex.map(function (e) { return e[0]; }));
     this.text = new M.Text(rules.text);
@@ -29,6 +39,18 @@
     this.stamps = new M.Stamps(rules.timestamps);
     this.hints = new M.Hints(rules.hints);
     this.informative = M.compileRule(rules.scan.informative, true);
+    this.causeIdf = causeIdf(this.refs);
+  }
+  // How rare each word is among all causes' words: a word shared by many causes tells none apart.
+  function causeIdf(refs) {
+    var df = {}, n = 0;
+    Object.keys(refs).forEach(function (id) {
+      var terms = refs[id].cause_terms;
+      Object.keys(terms).forEach(function (cid) { n++; terms[cid].forEach(function (t) { df[t] = (df[t] || 0) + 1; }); });
+    });
+    var idf = {};
+    Object.keys(df).forEach(function (t) { idf[t] = Math.log(n / df[t]); });
+    return idf;
   }
   Engine.prototype.tokenize = function (text) { return this.tokenizer.tokenize(text); };
   Engine.prototype.parseStamp = function (line) { return this.stamps.parse(line); };
@@ -52,7 +74,9 @@
     var stale = this.staleHits(scan, this.hints.windowSeconds(context), replay, warnings);
     var sample = scan.informative.map(function (p) { return p[1]; }).join("\n");
     var hitTexts = [], seenText = new Set();
+    var nsig = this.signatures.length;
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
+      if (index >= nsig) return;
       scan.hits.get(index).forEach(function (h) { if (!seenText.has(h.text)) { seenText.add(h.text); hitTexts.push(h.text); } });
     });
     var hitLines = hitTexts.join("\n");
@@ -61,8 +85,11 @@
     var spoken = new Map();  // term -> the word the paste or context wrote for it
     this.tokenizer.tokenizeWords(hitLines + "\n" + sample + "\n" + context).forEach(function (p) { if (!spoken.has(p[0])) spoken.set(p[0], p[1]); });
     var hitWords = new Set(this.tokenize(hitLines));
+    var said = new Set(this.tokenize(hitLines + "\n" + sample + "\n" + context));  // for telling causes apart
+    var codes = this.codes(scan);
     var candidates = new Map();
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
+      if (index >= nsig) return;
       var sig = self.signatures[index];
       if (!candidates.has(sig.ref)) candidates.set(sig.ref, []);
       candidates.get(sig.ref).push([sig, scan.hits.get(index), stale.has(index), scan.counts.get(index)]);
@@ -78,7 +105,7 @@
       cue.supports.forEach(function (ref) { if (self.refs[ref] && (candidates.has(ref) || (textScores[ref] || 0) > 0)) listed.add(ref); });
     });
     var scored = Array.from(listed).map(function (ref) {
-      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, hitWords, spoken);
+      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, hitWords, spoken, said);
     }).filter(Boolean);
     scored.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
     var kinds = rank.candidate_kinds;
@@ -87,6 +114,7 @@
       return kinds.indexOf(m.kind) === -1 && (m._lines.size > 0 || (textScores[m.id] || 0) >= rank.further_floor);
     });
     assignConfidence(matches, this.refs, rank.strong_margin);
+    var lead = applyCodeRules(matches, codes, candidates);
     var verdict = matches.length && matches[0].confidence === "strong" ? "confident" :
       matches.some(function (m) { return m.confidence !== "weak"; }) ? "ambiguous" : "none";
     matches = verdict === "none" ? matches.slice(0, rank.weak_shown) : matches.slice(0, top);
@@ -94,16 +122,50 @@
     matches.concat(further).forEach(function (m) { m.checks = self.checks(m); });
     var nextChecks = verdict === "none" ? [] : this.nextChecks(matches, verdict);
     further = further.slice(0, rank.further_shown);
-    matches.concat(further).forEach(function (m) { delete m._strong_evidence; delete m._lines; delete m._hits; });
+    matches.concat(further).forEach(function (m) { delete m._strong_evidence; delete m._lines; delete m._hits; delete m._cause_lines; });
     return { schema_version: rank.schema_version, engine_version: rank.engine_version, index_version: this.index.version || "",
-             verdict: verdict, confident: verdict === "confident", answer: answerSentence(verdict, matches),
-             matches: matches, further_reading: further, next_checks: nextChecks, findings: findings,
+             verdict: verdict, confident: verdict === "confident", answer: (lead ? lead + " " : "") + answerSentence(verdict, matches),
+             matches: matches, further_reading: further, next_checks: nextChecks, findings: findings, codes: codes,
              warnings: warnings, hints: hints, cues: cues.map(cueJson) };
   };
 
   function cueJson(c) {
     return { id: c.id, kind: c.kind, text: c.text, reason: c.reason, negated: c.negated_by !== null, negated_by: c.negated_by || "" };
   }
+
+  // The codes the paste names, each with its meaning, what to do and its page, first line first.
+  Engine.prototype.codes = function (scan) {
+    var self = this, nsig = this.signatures.length, found = new Map();
+    Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
+      if (index < nsig) return;
+      var d = self.detectors[index - nsig];
+      scan.hits.get(index).forEach(function (hit) {
+        d.rule.all(hit.text).forEach(function (m) {
+          var key = self.codeKey(d.kind, m[1]), entry = key ? self.codeEntries[key] : undefined;
+          if (entry === undefined) return;
+          if (!found.has(key)) found.set(key, Object.assign({}, entry, { url: self.siteUrl + entry.url, lines: [] }));
+          found.get(key).lines.push(hit.lineNo);
+        });
+      });
+    });
+    var out = Array.from(found.values());
+    out.forEach(function (e) { e.lines = Array.from(new Set(e.lines)).sort(function (a, b) { return a - b; }).slice(0, 10); });
+    out.sort(function (a, b) { return a.lines[0] - b.lines[0] || cmp(a.kind, b.kind) || cmp(a.code, b.code); });
+    return out.slice(0, this.rules.rank.max_codes);
+  };
+  function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
+  Engine.prototype.codeKey = function (kind, printed) {
+    var family = this.codeKindOf[kind] || kind, name;
+    if (this.codeNames[kind]) name = this.codeNames[kind][printed];
+    else if (this.codeTexts[family] && kind !== family) {
+      var best = null;
+      Object.keys(this.codeTexts[family]).forEach(function (t) { if (printed.indexOf(t) === 0 && (best === null || t.length > best.length)) best = t; });
+      name = best === null ? undefined : this.codeTexts[family][best];
+    } else name = printed;
+    if (name === undefined || name === null) return null;
+    var key = family + ":" + name;
+    return this.codeAliases[key] || key;
+  };
 
   // Field-weighted relevance of each reference to the paste's words (matched lines first, then the
   // informative lines) and to the context's words, weighted apart.
@@ -125,7 +187,7 @@
     return [scores, terms];
   };
 
-  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, hitWords, spoken) {
+  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, hitWords, spoken, said) {
     var ref = this.refs[refId], rank = this.rules.rank, w = rank.weights, factor = rank.kind_factor[ref.kind];
     var isCondition = ref.explains.indexOf(rank.condition) !== -1;
     var score = 0, why = [], strongEvidence = false, causeWeight = new Map(), ownLine = false;
@@ -173,18 +235,40 @@
     score += w.fit * (fits.length - cueFits) + w.conflict * (conflicts.length - cueConflicts);
     fits.forEach(function (f) { why.push({ kind: "context", fit: true, text: f }); });
     conflicts.concat(unsupported).forEach(function (c) { why.push({ kind: "context", fit: false, text: c }); });
-    var lines = new Set();
-    sigHits.forEach(function (h) { h[1].forEach(function (x) { lines.add(x.lineNo); }); });
-    var causes = Array.from(causeWeight.entries()).sort(function (a, b) {
-      return b[1][0] - a[1][0] || Math.min.apply(null, a[1][1]) - Math.min.apply(null, b[1][1]);
-    }).map(function (e) {
-      var uniq = Array.from(new Set(e[1][1])).sort(function (x, y) { return x - y; }).slice(0, 10);
-      return { id: e[0], title: ref.cause_titles[e[0]], signature: e[1][2], lines: uniq };
+    var lines = new Set(), causeLines = new Set();
+    sigHits.forEach(function (h) {
+      h[1].forEach(function (x) { lines.add(x.lineNo); if (h[0].role === "cause" && !h[2]) causeLines.add(x.lineNo); });
     });
+    var causes = this.causes(ref, causeWeight, said);
     return { id: refId, title: ref.title, url: this.siteUrl + ref.url, kind: ref.kind, confidence: "weak",
              score: round(score, 4), causes: causes, why: why,
              _strong_evidence: strongEvidence && !conflicts.length && !unsupported.length,
-             _hits: (sigHits.length > 0 || isCondition) && !conflicts.length, _lines: lines };
+             _hits: (sigHits.length > 0 || isCondition) && !conflicts.length, _lines: lines,
+             _cause_lines: Array.from(causeLines).sort(function (a, b) { return a - b; }) };
+  };
+
+  // The causes the answer names: those the matched lines point at (most evidence first, then the
+  // paste's words), then causes no line tells apart whose words stand out in the paste (basis "words").
+  Engine.prototype.causes = function (ref, causeWeight, said) {
+    var idf = this.causeIdf, rank = this.rules.rank, words = {};
+    Object.keys(ref.cause_terms).forEach(function (cid) {
+      var s = 0;
+      ref.cause_terms[cid].forEach(function (t) { if (said.has(t)) s += idf[t]; });
+      words[cid] = round(s, 4);
+    });
+    var named = Array.from(causeWeight.entries()).sort(function (a, b) {
+      return b[1][0] - a[1][0] || words[b[0]] - words[a[0]] || Math.min.apply(null, a[1][1]) - Math.min.apply(null, b[1][1]) || cmp(a[0], b[0]);
+    });
+    var out = named.map(function (e) {
+      var uniq = Array.from(new Set(e[1][1])).sort(function (x, y) { return x - y; }).slice(0, 10);
+      return { id: e[0], title: ref.cause_titles[e[0]], basis: "line", signature: e[1][2], lines: uniq };
+    });
+    var rest = Object.keys(words).filter(function (cid) { return !causeWeight.has(cid) && words[cid] >= rank.cause_words_floor; })
+      .sort(function (a, b) { return words[b] - words[a] || cmp(a, b); });
+    rest.slice(0, rank.causes_by_words).forEach(function (cid) {
+      out.push({ id: cid, title: ref.cause_titles[cid], basis: "words", signature: "", lines: [] });
+    });
+    return out;
   };
 
   // The reference's checks for the causes its lines point at first, then those that tell candidates
@@ -262,7 +346,7 @@
     var stale = new Map(), self = this;
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
       var sig = self.signatures[index], hits = scan.hits.get(index);
-      if (!sig.hardware) return;
+      if (index >= self.signatures.length || !sig.hardware) return;
       var reasons = hits.map(function (h) { return staleReason(h, hits, scan, window, replay); }).filter(Boolean);
       if (reasons.length && reasons.length === hits.length) {
         stale.set(index, true);
@@ -294,9 +378,41 @@
     var line = scan.splitLines[0];
     return [{ kind: "long-line", line: line, text: "line " + line + " is longer than a chunk (1 MiB); a message across a cut in it may be missed" }];
   }
+  // What the codes decide, and the sentence that leads the answer when they do (engine.py _apply_code_rules).
+  function applyCodeRules(matches, codes, candidates) {
+    if (!matches.length || !codes.length) return "";
+    var application = codes.filter(function (c) { return c.class === "application"; });
+    var appLines = new Set();
+    application.forEach(function (c) { c.lines.forEach(function (l) { appLines.add(l); }); });
+    var top = matches[0];
+    if (top.confidence === "strong" && top._cause_lines.length && top._cause_lines.every(function (l) { return appLines.has(l); }))
+      top.confidence = "possible";
+    // The signal named last is the dying process's (torchrun first sends SIGTERM to the survivors).
+    var signals = codes.filter(function (c) { return c.kind === "signal"; })
+      .sort(function (a, b) { return b.lines[b.lines.length - 1] - a.lines[a.lines.length - 1]; });
+    var hitLines = new Set(), signalLines = new Set();
+    candidates.forEach(function (list) { list.forEach(function (h) { h[1].forEach(function (x) { hitLines.add(x.lineNo); }); }); });
+    signals.forEach(function (c) { c.lines.forEach(function (l) { signalLines.add(l); }); });
+    if (signals.length && hitLines.size && Array.from(hitLines).every(function (l) { return signalLines.has(l); })) {
+      var order = {};
+      signals[0].references.forEach(function (ref, i) { order[ref] = i; });
+      var rankOf = function (m) { return order.hasOwnProperty(m.id) ? order[m.id] : signals[0].references.length; };
+      matches.sort(function (a, b) { return rankOf(a) - rankOf(b) || b.score - a.score || cmp(a.id, b.id); });
+      matches.forEach(function (m) { if (m.confidence === "strong") m.confidence = "possible"; });
+      return codeTitle(signals[0]) + ": " + signals[0].gloss;
+    }
+    if (application.length && top.confidence !== "strong")
+      return codeTitle(application[0]) + " is usually an application error: check the program first.";
+    return "";
+  }
+  function codeTitle(code) {
+    if (code.kind === "xid") return "Xid " + code.code + " (" + code.name + ")";
+    if (code.kind === "sxid") return "SXid " + code.code + " (" + code.name + ")";
+    return code.name;
+  }
   function answerSentence(verdict, matches) {
     if (verdict === "confident") {
-      var top = matches[0], cause = top.causes.length ? top.causes[0] : null, line = null;
+      var top = matches[0], cause = top.causes.length && top.causes[0].basis === "line" ? top.causes[0] : null, line = null;
       for (var i = 0; i < top.why.length && line === null; i++) if (top.why[i].kind === "signature" && !top.why[i].stale) line = top.why[i].lines[0];
       var text = "Most likely: " + top.title + (cause ? " — cause: " + cause.title : "");
       return text + (line !== null ? " (line " + line + " names it)." : ".");

@@ -7,8 +7,8 @@
   var node = typeof module === "object" && module.exports;
   var M = node ? Object.assign({}, require("./dialect.js"), require("./text.js")) : root.RelrefMatch;
 
-  // `engine` gives the signatures (each with .test, .literals, .ignore_case), text rules, parseStamp
-  // and the informative rule.
+  // `engine` gives the scan rules (signatures, then code detectors: each with .test, .literals,
+  // .ignore_case), text rules, parseStamp and the informative rule.
   function Scanner(engine) {
     this.e = engine;
     this.cfg = engine.rules.scan;
@@ -57,7 +57,7 @@
     return r;
   };
   Scanner.prototype.scanSignatures = function (chunk, matchable, first) {
-    var lowered = null, found = new Map(), sigs = this.e.signatures, lines = new Map();
+    var lowered = null, found = new Map(), sigs = this.e.scanRules, lines = new Map();
     for (var index = 0; index < sigs.length; index++) {
       var sig = sigs[index], hay = matchable;
       if (sig.ignore_case) {

@@ -70,8 +70,12 @@
   function plainClick(e) { return !(e.button || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey); }
 
   function setup() {
-    var input = document.querySelector(".md-search__input");
-    var panel = document.getElementById("rr-search-match");
+    attach(document.querySelector(".md-search__input"), document.getElementById("rr-search-match"));
+  }
+
+  // The paste handling on one search box and its panel (another engine's adapter passes its own:
+  // engine-zensical.js).
+  function attach(input, panel) {
     if (!input || !panel || input.dataset.rrReady) return;
     input.dataset.rrReady = "1";
     var pasted = null, answered = null, boxCopy = null;
@@ -172,7 +176,8 @@
     });
   }
 
-  window.RelrefSearch = { safeQuery: safeQuery, looksLikeLog: looksLikeLog, looksLikeError: looksLikeError, matchable: matchable };
+  window.RelrefSearch = { safeQuery: safeQuery, looksLikeLog: looksLikeLog, looksLikeError: looksLikeError, matchable: matchable,
+                          attach: attach };
   // On every page of instant navigation (document$), and once on load where the theme's observable
   // does not run (pages opened from disk); setup is idempotent.
   if (typeof document$ !== "undefined") document$.subscribe(setup);

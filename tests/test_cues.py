@@ -1,0 +1,96 @@
+"""What the context means, read by the cue tables (generator/match/hints.py), on cases written for
+each rule: a cue is found and named in the answer, a negation before it in the same clause cancels
+it, and each cue acts on the references it speaks for or against. Documented on the matching page."""
+import pytest
+
+from relref import paths
+from relref.match import load_engine
+from relref.match.hints import CUES, NEGATIONS, Rules
+
+TRUNCATED = "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n"
+WRITE_FAILED = "RuntimeError: [enforce fail at inline_container.cc:857] . PytorchStreamWriter failed writing file data/2: file write failed\n"
+SIGTERM = "[2026-12-01 10:00:00,123] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4242 closing signal SIGTERM\n"
+XID79 = "[  812.334455] NVRM: Xid (PCI:0000:3b:00): 79, pid=2312, name=python, GPU has fallen off the bus.\n"
+# A context for each cue, written for it (never taken from the test split).
+CONTEXTS = {
+    "downloaded": "I downloaded the checkpoint yesterday", "from-a-hub": "weights are from the Hub",
+    "pretrained": "fine-tuning a pretrained model", "copied-in": "we copied it over from the old cluster",
+    "git-lfs": "the repo was cloned with git lfs", "someone-else": "a file shared by a colleague",
+    "object-store": "the checkpoint comes from s3://bucket/run", "released-weights": "using the released weights",
+    "converted": "converted from safetensors with the script", "restored-from-backup": "restored it from a backup",
+    "other-job-same-machine": "another job is on the same node", "preemptible": "the job runs on preemptible VMs",
+    "replayed": "this log is replayed", "archived": "an archived log from last week", "postmortem": "pasted from a postmortem",
+    "documentation": "the example log from the README", "demo": "a demo cluster", "injected": "fault injection test",
+}
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return load_engine()
+
+
+def test_every_cue_has_a_case_here_and_the_lists_are_long_enough():
+    assert set(CONTEXTS) == {c.id for c in CUES}
+    assert sum(c.kind == "provenance" for c in CUES) >= 10 and len(NEGATIONS) >= 10
+    assert all(c.reason for c in CUES) and all(reason for _, reason in NEGATIONS)
+
+
+@pytest.mark.parametrize("cue_id", sorted(CONTEXTS))
+def test_each_cue_is_found_and_a_negation_just_before_it_cancels_it(cue_id):
+    rules = Rules()
+    found = [c for c in rules.read_cues(CONTEXTS[cue_id]) if c.id == cue_id]
+    assert found and found[0].negated_by is None, found
+    phrase = found[0].text
+    negated = [c for c in rules.read_cues(f"it is not {phrase}") if c.id == cue_id]
+    assert negated and all(c.negated_by == "not" for c in negated), negated
+
+
+@pytest.mark.parametrize("negation", [n for n, _ in NEGATIONS])
+def test_each_negation_cancels_a_cue_just_after_it(negation):
+    cues = Rules().read_cues(f"live incident, {negation} replayed")
+    assert [c.negated_by for c in cues if c.id == "replayed"] == [negation]
+
+
+def test_a_negation_in_another_clause_does_not_cancel(engine):
+    cues = Rules().read_cues("not sure why; the log is replayed")
+    assert [c.negated_by for c in cues if c.id == "replayed"] == [None]
+
+
+def test_provenance_keeps_the_save_side_references_from_being_strong_and_says_why(engine):
+    plain = engine.match(WRITE_FAILED)
+    assert plain["matches"][0]["id"] == "checkpoint-corruption-on-write" and plain["confident"]
+    told = engine.match(WRITE_FAILED, context="the checkpoint was freshly downloaded from the Hub")
+    top = next(m for m in told["matches"] if m["id"] == "checkpoint-corruption-on-write")
+    assert top["confidence"] != "strong"
+    assert any(w["kind"] == "context" and not w["fit"] and "downloaded" in w["text"] for w in top["why"])
+    assert "downloaded" in {c["id"] for c in told["cues"]}
+
+
+def test_pretrained_weights_are_not_a_resume(engine):
+    told = engine.match(TRUNCATED, context="loading a pretrained model")
+    resume = [m for m in told["matches"] if m["id"] == "training-resume-failure"]
+    assert resume and resume[0]["confidence"] != "strong"
+
+
+def test_preemptible_machines_bring_the_preemption_references_up(engine):
+    plain = [m["id"] for m in engine.match(SIGTERM)["matches"]]
+    told = [m["id"] for m in engine.match(SIGTERM, context="the job ran on preemptible spot instances")["matches"]]
+    first = lambda ids: min(ids.index(r) for r in ("job-preemption-spot-termination", "spot-instance-preemption") if r in ids)
+    assert first(told) == 0 and first(told) <= first(plain)
+
+
+def test_replay_makes_hardware_lines_stale_and_its_negation_does_not(engine):
+    replayed = engine.match(XID79, context="replayed from the archive")
+    assert replayed["warnings"] and not replayed["confident"]
+    assert replayed["matches"][0]["id"] == "replayed-logs-false-hardware-diagnosis" or \
+        "replayed-logs-false-hardware-diagnosis" in [m["id"] for m in replayed["matches"][:3]]
+    live = engine.match(XID79, context="live incident, NOT replayed, no demo")
+    assert live["confident"] and live["matches"][0]["id"] == "gpu-lost-collective-timeout" and not live["warnings"]
+
+
+def test_the_matching_page_documents_every_cue_and_negation():
+    page = (paths.ROOT / "docs" / "matching.md").read_text(encoding="utf-8")
+    for cue in CUES:
+        assert f"`{cue.id}`" in page and cue.reason in page, cue.id
+    for negation, _ in NEGATIONS:
+        assert f"`{negation}`" in page, negation
