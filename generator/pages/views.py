@@ -10,6 +10,8 @@ from .charts import chart_views
 from ..records.load import Record
 
 KIND_LABELS = {"error": "Error", "symptom": "Symptom", "field-report": "Field report", "practice": "Practice"}
+# Whether a reference is one of the published catalog's titles or written beyond it (beyond_catalog).
+ORIGIN_LABELS = {"catalog": "In the catalog", "beyond": "Beyond the catalog"}
 APPLIES_LABELS = {"frameworks": "Frameworks", "hardware": "Hardware", "drivers": "Drivers",
                   "environments": "Environments"}
 
@@ -81,6 +83,8 @@ def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
             "frameworks": applies.get("frameworks", []), "hardware": applies.get("hardware", []),
             "environments": applies.get("environments", []),
             "retired": data.get("status") == "retired",
+            "beyond_catalog": bool(data.get("beyond_catalog")),
+            "origin": "beyond" if data.get("beyond_catalog") else "catalog",
         })
     return sorted(rows, key=lambda r: r["title"].lower())
 
@@ -91,12 +95,14 @@ def filter_options(rows: list[dict], cats: list[dict]) -> list[dict]:
     for row in rows:
         used["kind"].add(row["kind"])
         used["category"].add(row["category"])
+        used["origin"].add(row["origin"])
         for key in ("frameworks", "hardware", "environments"):
             used[key].update(row[key])
     return [
         {"key": "category", "label": "Category",
          "options": [(c["id"], c["title"]) for c in cats if c["id"] in used["category"]]},
         {"key": "kind", "label": "Kind", "options": [(k, v) for k, v in KIND_LABELS.items() if k in used["kind"]]},
+        {"key": "origin", "label": "Origin", "options": [(k, v) for k, v in ORIGIN_LABELS.items() if k in used["origin"]]},
     ] + [{"key": key, "label": APPLIES_LABELS[key], "options": [(v, v) for v in sorted(used[key])]}
          for key in ("frameworks", "hardware", "environments")]
 

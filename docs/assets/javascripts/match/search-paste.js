@@ -121,6 +121,17 @@
           link, " ", E("span", { class: "rr-badge rr-conf-" + m.confidence, text: m.confidence })]));
       });
       if (r.matches.length) panel.appendChild(list);
+      // Field reports and practices are read beside the candidates, never ranked among them.
+      if (r.further_reading.length) {
+        var further = E("ul", { class: "rr-search-further" });
+        r.further_reading.forEach(function (m) {
+          var link = E("a", { href: m.url, text: m.title });
+          link.addEventListener("click", function (e) { if (plainClick(e)) go(link.href, e); });
+          further.appendChild(E("li", { class: "rr-further-item", "data-reference-id": m.id }, [link]));
+        });
+        panel.appendChild(E("p", { class: "rr-search-sub", text: "Further reading" }));
+        panel.appendChild(further);
+      }
       var open = E("a", { href: RelrefClient.siteRoot() + "match/", class: "rr-open-match",
                           text: r.confident ? "Open on the Match page, with the checks to run" : "Open on the Match page, with the checks that tell these apart" });
       open.addEventListener("click", function (e) {
