@@ -40,7 +40,10 @@ def test_the_list_is_a_compact_table_and_filters_live_in_the_fragment(browser, s
     rows = page.query_selector_all("table.rr-browse tr.rr-browse-item")
     assert len(rows) == len(records)
     line = page.evaluate("parseFloat(getComputedStyle(document.querySelector('.rr-browse-line')).lineHeight)")
-    tall = page.evaluate("h => [...document.querySelectorAll('.rr-browse-line')].filter(c => c.getClientRects()[0].height > 2.5 * h).length", line)
+    # The text's own box, not the cell's: a cell is as tall as its row's tallest cell.
+    tall = page.evaluate("""h => [...document.querySelectorAll('.rr-browse-line')].filter(c => {
+        const text = document.createRange(); text.selectNodeContents(c);
+        return text.getBoundingClientRect().height > 1.5 * h; }).length""", line)
     assert tall == 0, "each summary takes one line"
     height = page.evaluate("document.scrollingElement.scrollHeight")
     assert height < 45 * len(records) + 1500, f"{height} px for {len(records)} references"
@@ -64,3 +67,22 @@ def test_the_list_is_a_compact_table_and_filters_live_in_the_fragment(browser, s
     phone.screenshot(path=str(artifacts / "browse-phone.png"))
     phone.context.close()
     context.close()
+
+
+def test_references_beyond_the_catalog_are_marked_and_can_be_listed(page):
+    """Each record with beyond_catalog: true carries the mark in its row, and no other row does;
+    the home page shows the mark and says where they are listed."""
+    records = load_records(paths.RECORDS)
+    beyond = {r.id for r in records if r.data.get("beyond_catalog")}
+    assert beyond, "some records are beyond the catalog"
+    page.goto("browse/")
+    marked = page.evaluate("""() => [...document.querySelectorAll('.rr-browse-item')]
+        .filter(row => [...row.querySelectorAll('.rr-beyond')].some(m => m.textContent === 'beyond the catalog'))
+        .map(row => row.querySelector("a[href*='references/']").getAttribute('href').split('/').slice(-2)[0])""")
+    assert set(marked) == beyond
+    assert page.is_visible(".rr-browse-item .rr-beyond")
+    page.goto("browse/#origin=beyond")
+    assert set(visible_ids(page)) == beyond and page.inner_text("#rr-count") == f"{len(beyond)} shown"
+    page.goto("")
+    assert page.inner_text(".md-typeset .rr-beyond") == "beyond the catalog"
+    assert "Origin filter" in page.inner_text(".md-typeset")

@@ -79,6 +79,9 @@
     if (!input || !panel || input.dataset.rrReady) return;
     input.dataset.rrReady = "1";
     var pasted = null, answered = null, boxCopy = null;
+    // From a paste event until its text is read (getAsString answers in a later task): the panel
+    // must not show the answer to the paste before, nor Enter act on it.
+    var reading = null;
 
     function closeSearch() {
       var toggle = document.getElementById("__search");
@@ -151,18 +154,23 @@
     // capture phase at the window, before the theme's own handler (which would open its first
     // keyword result, often a field report).
     window.addEventListener("keydown", function (e) {
-      if (e.key !== "Enter" || document.activeElement !== input || pasted === null || panel.hidden) return;
+      if (e.key !== "Enter" || document.activeElement !== input) return;
+      if (reading === null && (pasted === null || panel.hidden)) return;
       e.preventDefault();
       e.stopImmediatePropagation();
-      answered.then(function (answer) {
-        if (!panel.isConnected || panel.hidden) return;
+      (reading || Promise.resolve()).then(function () { return pasted === null ? null : answered; }).then(function (answer) {
+        if (answer === null || !panel.isConnected || panel.hidden) return;
         var link = answer && answer.result.confident ? panel.querySelector(".rr-result a") : panel.querySelector(".rr-open-match");
         if (link) link.click();
       });
     }, true);
 
     input.addEventListener("paste", function (e) {
+      var read;
+      var pending = new Promise(function (resolve) { read = resolve; });
       var taken = RelrefClient.pastedText(e, function (text) {
+        if (reading === pending) reading = null;
+        read();
         var head = text.slice(0, HEAD);
         var log = matchable(text);
         input.dataset.rrPaste = log ? "matched" : "keywords";
@@ -177,7 +185,12 @@
         // panel would say "Type to start searching" until another key is pressed.
         input.dispatchEvent(new KeyboardEvent("keyup", { bubbles: true }));
       });
-      if (taken) e.preventDefault();
+      if (taken) {
+        e.preventDefault();
+        reading = pending;
+        delete panel.dataset.state;
+        delete input.dataset.rrPaste;
+      }
     });
     input.addEventListener("input", function () {
       if (pasted !== null && input.value === boxCopy) return;  // our own bounded copy
