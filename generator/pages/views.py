@@ -3,6 +3,7 @@
 Templates hold markup only; every lookup (a look-alike's title, a cause's checks, a
 source's number) is resolved here.
 """
+import re
 from collections import defaultdict
 
 from .budget import budget_links
@@ -77,7 +78,8 @@ def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
     for record in records:
         data, applies = record.data, record.data.get("applies_to", {})
         rows.append({
-            "id": record.id, "title": data["title"], "summary": data["summary"], "kind": data["kind"],
+            "id": record.id, "title": data["title"], "summary": data["summary"], "line": first_sentence(data["summary"]),
+            "kind": data["kind"],
             "kind_label": KIND_LABELS[data["kind"]], "category": data["category"],
             "category_title": category_titles[data["category"]],
             "frameworks": applies.get("frameworks", []), "hardware": applies.get("hardware", []),
@@ -87,6 +89,15 @@ def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
             "origin": "beyond" if data.get("beyond_catalog") else "catalog",
         })
     return sorted(rows, key=lambda r: r["title"].lower())
+
+
+# A sentence ends at . ! or ? before a capital letter: "e.g. the" and "0.14" do not end one.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+
+
+def first_sentence(text: str) -> str:
+    """The browse table's one line: a summary's first sentence (the cell cuts it with an ellipsis)."""
+    return SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
 
 
 def filter_options(rows: list[dict], cats: list[dict]) -> list[dict]:

@@ -320,6 +320,7 @@ def test_results_lead_with_the_answer_then_candidates_checks_and_further_reading
     text, context = f"{XID79}\n{WATCHDOG}", "PyTorch 2.4, 64 A100, Slurm"
     expected = engine.match(text, context=context)
     assert expected["further_reading"], "this paste has further reading"
+    page.set_viewport_size(DESKTOP)
     open_match(page)
     page.fill("#rr-paste", text)
     page.fill("#rr-context", context)
@@ -337,7 +338,7 @@ def test_results_lead_with_the_answer_then_candidates_checks_and_further_reading
     assert candidates == [m["id"] for m in expected["matches"]] and not set(candidates) & set(further)
     top = page.query_selector("#rr-results .rr-result")
     assert "Cause:" in top.inner_text() and expected["matches"][0]["causes"][0]["title"] in top.inner_text()
-    page.screenshot(path=str(artifacts / "match-page-confident.png"), full_page=True)
+    on_desktop_and_phone(page, artifacts, "match-page-confident")
     # A context that conflicts with the top match is shown beside it.
     case = next(c for c in devset_cases() if c.id == "fw-ds-grpo-reward-model-padding-idx")
     expected = engine.match(case.text, context=case.context)
@@ -348,7 +349,18 @@ def test_results_lead_with_the_answer_then_candidates_checks_and_further_reading
                expected["matches"][0]["id"])
     assert conflict in page.inner_text("#rr-results .rr-result .rr-conflicts")
     assert page.inner_text("#rr-results .rr-answer") == expected["answer"]
-    page.screenshot(path=str(artifacts / "match-page-no-confidence.png"), full_page=True)
+    assert not expected["confident"] and page.inner_text("#rr-results .rr-answer").startswith("No confident match")
+    on_desktop_and_phone(page, artifacts, "match-page-no-confidence")
+
+
+def on_desktop_and_phone(page, artifacts, name):
+    """Screenshots of the whole page at both sizes; on the phone nothing is wider than the screen."""
+    page.screenshot(path=str(artifacts / f"{name}-desktop.png"), full_page=True)
+    page.set_viewport_size(PHONE)
+    page.wait_for_timeout(100)
+    assert page.evaluate("document.scrollingElement.scrollWidth <= innerWidth + 1"), f"{name}: wider than a phone"
+    page.screenshot(path=str(artifacts / f"{name}-phone.png"), full_page=True)
+    page.set_viewport_size(DESKTOP)
 
 
 # Item 9 --------------------------------------------------------------------------------------

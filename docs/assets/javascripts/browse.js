@@ -15,7 +15,8 @@
       var ok = Object.keys(wanted).every(function (key) {
         var value = wanted[key];
         if (!value) return true;
-        if (key === "words") return item.textContent.toLowerCase().indexOf(value) !== -1;
+        // The row shows a summary's first sentence; the words are looked for in all of it.
+        if (key === "words") return (item.textContent + " " + (item.dataset.summary || "")).toLowerCase().indexOf(value) !== -1;
         return (item.dataset[key] || "").split(" ").indexOf(value) !== -1;
       });
       item.hidden = !ok;
