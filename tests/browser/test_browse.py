@@ -2,6 +2,8 @@
 from relref import paths
 from relref.records.load import load_records
 
+from .conftest import wait_until
+
 
 def visible_ids(page):
     return [a.get_attribute("href").split("/")[-2] for a in
@@ -81,8 +83,9 @@ def test_references_beyond_the_catalog_are_marked_and_can_be_listed(page):
         .map(row => row.querySelector("a[href*='references/']").getAttribute('href').split('/').slice(-2)[0])""")
     assert set(marked) == beyond
     assert page.is_visible(".rr-browse-item .rr-beyond")
-    page.goto("browse/#origin=beyond")
-    assert set(visible_ids(page)) == beyond and page.inner_text("#rr-count") == f"{len(beyond)} shown"
+    page.goto("browse/#origin=beyond")  # on the same page: the filters follow the hashchange, which comes later
+    wait_until(page, "n => document.getElementById('rr-count').textContent === n", f"{len(beyond)} shown")
+    assert set(visible_ids(page)) == beyond
     page.goto("")
     assert page.inner_text(".md-typeset .rr-beyond") == "beyond the catalog"
     assert "Origin filter" in page.inner_text(".md-typeset")
