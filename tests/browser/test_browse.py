@@ -62,6 +62,7 @@ def test_the_list_is_a_compact_table_and_filters_live_in_the_fragment(browser, s
     assert set(visible_ids(linked)) == both and linked.inner_text("#rr-count") == f"{len(both)} shown"
     linked.evaluate("location.hash = '#kind=error'")
     errors = {r.id for r in records if r.data["kind"] == "error"}
+    wait_until(linked, "n => document.getElementById('rr-count').textContent === n", f"{len(errors)} shown")
     assert set(visible_ids(linked)) == errors
     phone = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server).new_page()
     phone.goto("browse/")
