@@ -363,6 +363,30 @@ def on_desktop_and_phone(page, artifacts, name):
     page.set_viewport_size(DESKTOP)
 
 
+def test_match_results_text_passes_wcag_aa_in_both_palettes(browser, server):
+    """Every text of a result (answer, candidates, causes, a context that conflicts, checks) reads
+    at 4.5:1 or better in both palettes."""
+    case = next(c for c in devset_cases() if c.id == "fw-ds-grpo-reward-model-padding-idx")
+    low = []
+    for scheme in ("light", "dark"):
+        context = browser.new_context(viewport=DESKTOP, base_url=server, color_scheme=scheme)
+        page = context.new_page()
+        for text, ctx in ((case.text, case.context), (f"{XID79}\n{WATCHDOG}", "PyTorch 2.4, 64 A100, Slurm")):
+            open_match(page)
+            page.fill("#rr-paste", text)
+            page.fill("#rr-context", ctx)
+            wait_until(page, "t => { const a = document.querySelector('#rr-results .rr-answer');"
+                             "return !!a && document.getElementById('rr-paste').value === t; }", text)
+            page.wait_for_timeout(200)
+            if text == case.text:
+                assert page.query_selector("#rr-results .rr-conflict"), "this context does not support a candidate"
+            texts = page.evaluate(CONTRAST_JS, "rr-results")
+            assert len(texts) >= 10, texts
+            low += [dict(t, where=scheme) for t in texts if t["ratio"] < 4.5]
+        context.close()
+    assert not low, f"text below 4.5:1: {low[:10]}"
+
+
 # Item 9 --------------------------------------------------------------------------------------
 
 def test_the_home_page_leads_to_the_match_page_in_one_tap_on_a_phone(browser, server, artifacts):
