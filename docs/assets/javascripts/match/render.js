@@ -228,7 +228,7 @@
       "# (verdict " + r.verdict + "; engine " + r.engine_version + ", index " + r.index_version + ", result schema " + r.schema_version + ")",
       note ? "# " + note : null,
       "- id: " + id,
-      "  source: \"https://\"  # the public thread or page the log comes from, if there is one",
+      "  source: \"\"  # the address of the public thread or page the log comes from, if there is one",
       "  context: " + yamlString(context || ""),
       "  accept:  # the reference that explains it; the page's top candidate is filled in, change it if it is wrong",
       top ? "  - " + top.id : null,
