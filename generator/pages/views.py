@@ -12,6 +12,8 @@ from ..paths import page_url
 from ..records.load import Record
 
 KIND_LABELS = {"error": "Error", "symptom": "Symptom", "field-report": "Field report", "practice": "Practice"}
+# Whether a reference is one of the published catalog's titles or written beyond it (beyond_catalog).
+ORIGIN_LABELS = {"catalog": "In the catalog", "beyond": "Beyond the catalog"}
 APPLIES_LABELS = {"frameworks": "Frameworks", "hardware": "Hardware", "drivers": "Drivers",
                   "environments": "Environments"}
 
@@ -113,15 +115,26 @@ def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
     for record in records:
         data, applies = record.data, record.data.get("applies_to", {})
         rows.append({
-            "id": record.id, "title": data["title"], "summary": data["summary"], "lede": lede(data),
+            "id": record.id, "title": data["title"], "summary": data["summary"], "lede": lede(data), "line": first_sentence(data["summary"]),
             "kind": data["kind"],
             "kind_label": KIND_LABELS[data["kind"]], "category": data["category"],
             "category_title": category_titles[data["category"]],
             "frameworks": applies.get("frameworks", []), "hardware": applies.get("hardware", []),
             "environments": applies.get("environments", []),
             "retired": data.get("status") == "retired",
+            "beyond_catalog": bool(data.get("beyond_catalog")),
+            "origin": "beyond" if data.get("beyond_catalog") else "catalog",
         })
     return sorted(rows, key=lambda r: r["title"].lower())
+
+
+# A sentence ends at . ! or ? before a capital letter: "e.g. the" and "0.14" do not end one.
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
+
+
+def first_sentence(text: str) -> str:
+    """The browse table's one line: a summary's first sentence (the cell cuts it with an ellipsis)."""
+    return SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
 
 
 def filter_options(rows: list[dict], cats: list[dict]) -> list[dict]:
@@ -130,12 +143,14 @@ def filter_options(rows: list[dict], cats: list[dict]) -> list[dict]:
     for row in rows:
         used["kind"].add(row["kind"])
         used["category"].add(row["category"])
+        used["origin"].add(row["origin"])
         for key in ("frameworks", "hardware", "environments"):
             used[key].update(row[key])
     return [
         {"key": "category", "label": "Category",
          "options": [(c["id"], c["title"]) for c in cats if c["id"] in used["category"]]},
         {"key": "kind", "label": "Kind", "options": [(k, v) for k, v in KIND_LABELS.items() if k in used["kind"]]},
+        {"key": "origin", "label": "Origin", "options": [(k, v) for k, v in ORIGIN_LABELS.items() if k in used["origin"]]},
     ] + [{"key": key, "label": APPLIES_LABELS[key], "options": [(v, v) for v in sorted(used[key])]}
          for key in ("frameworks", "hardware", "environments")]
 

@@ -99,3 +99,62 @@ def match_in_page(page, text, context=""):
         const a = await RelrefClient.match({text, context, top: 5});
         return {confident: a.result.confident, top: a.result.matches.map(m => [m.id, m.confidence, m.score])};
     }""", [text, context])
+
+
+class AtHomeHandler(QuietHandler):
+    """Serves the site as it is served at its SITE_URL: the sitemap names this server's address.
+    The theme's instant navigation takes only the links its sitemap lists, compared without the
+    port, so on the `server` fixture's random port every link is a full page load."""
+
+    def do_GET(self):
+        if self.path.split("?")[0] != "/sitemap.xml":
+            return super().do_GET()
+        from relref.paths import site_url
+        here = f"http://{self.headers['Host']}/"
+        body = (Path(self.directory) / "sitemap.xml").read_text(encoding="utf-8").replace(site_url(), here).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture(scope="session")
+def home_server(built_site):
+    handler = functools.partial(AtHomeHandler, directory=str(built_site))
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd.shutdown()
+
+
+@pytest.fixture
+def home_page(browser, home_server):
+    """A page on the site served at its own address: instant navigation works as in production."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], base_url=home_server)
+    pg = context.new_page()
+    pg.errors = []
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    yield pg
+    context.close()
+
+
+def paste(page, selector, text):
+    """A real paste: the text on the clipboard, then Ctrl+V in the focused field."""
+    page.evaluate("t => navigator.clipboard.writeText(t)", text)
+    page.focus(selector)
+    page.keyboard.press("Control+V")
+
+
+STORED_JS = """async () => {
+    const out = [];
+    for (const s of [sessionStorage, localStorage]) for (let i = 0; i < s.length; i++) out.push(s.key(i) + '=' + s.getItem(s.key(i)));
+    out.push(document.cookie);
+    if (indexedDB.databases) out.push(JSON.stringify(await indexedDB.databases()));
+    return out.join('\\n');
+}"""
+
+
+def stored(page) -> str:
+    """Everything the page's origin holds in Web Storage, cookies and IndexedDB names."""
+    return page.evaluate(STORED_JS)
