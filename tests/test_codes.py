@@ -359,3 +359,15 @@ def test_a_line_names_the_codes_its_format_prints_and_no_others(tables, line, co
 
 def test_every_code_page_kind_has_a_family(index):
     assert {p.kind for p in index.pages.values()} <= set(FAMILY_OF_KIND)
+
+
+def test_the_command_line_lists_the_codes_a_paste_prints_with_their_pages():
+    import subprocess
+    import sys
+    from pathlib import Path
+    relref = Path(sys.executable).with_name("relref")
+    line = "NVRM: Xid (PCI:0000:3b:00): 13, Graphics SM Warp Exception on (GPC 0, TPC 0)\n"
+    out = subprocess.run([str(relref), "match", "-"], input=line, capture_output=True, text=True).stdout
+    section = out[out.index("Codes in this paste:"):]
+    assert "xid 13 (ROBUST_CHANNEL_GR_EXCEPTION" in section and "Recovery: RESTART_APP" in section
+    assert "/codes/xid/13/" in section

@@ -182,6 +182,14 @@ def report_lines(result: dict, verbose: bool = False) -> list[Line]:
             out.append(Line(f"   cause: {cause['title']}{where}"))
         for w in m["why"]:
             out.append(_why_line(w))
+    codes = result.get("codes", [])
+    if codes:  # from the code tables: what each code means and what to do, with its page
+        out += [Line(""), Line("Codes in this paste:", "heading")]
+        for c in codes:
+            name = f" ({c['name']})" if c.get("name") and c["name"] != c["code"] else ""
+            recovery = f" Recovery: {c['recovery']}." if c.get("recovery") else ""
+            out += [Line(f"  {c['kind']} {c['code']}{name}, line {', '.join(map(str, c['lines']))}: {c.get('gloss', '')}{recovery}"),
+                    Line(f"      {c['url']}", "url", verbatim=True)]
     checks = result["next_checks"]
     if checks:
         apart = result["verdict"] == "ambiguous" and len(candidates) > 1

@@ -44,6 +44,19 @@ def test_results_show_rank_confidence_why_and_checks(page, artifacts):
     page.screenshot(path=str(artifacts / "match-page.png"), full_page=True)
 
 
+def test_a_code_in_the_paste_is_explained_with_its_page(page):
+    open_match(page)
+    page.get_by_label("Paste an error").fill("NVRM: Xid (PCI:0000:3b:00): 13, Graphics SM Warp Exception on (GPC 0, TPC 0)")
+    page.wait_for_selector("#rr-results .rr-code")
+    assert page.inner_text("#rr-results .rr-answer").startswith("Xid 13")
+    item = page.query_selector('#rr-results .rr-code[data-code="xid:13"]')
+    assert "RESTART_APP" in item.inner_text() and "line 1" in item.inner_text()
+    href = item.query_selector("a").get_attribute("href")
+    assert href.endswith("codes/xid/13/")
+    page.goto(href)
+    assert page.inner_text("h1").startswith("Xid 13")
+
+
 def test_no_confident_match_says_so_and_lists_candidates(page):
     open_match(page)
     page.get_by_label("Paste an error").fill(WATCHDOG)

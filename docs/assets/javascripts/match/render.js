@@ -149,6 +149,16 @@
     container.appendChild(head);
     if (answer.note) container.appendChild(el("p", { class: "rr-note", text: answer.note }));
     r.warnings.forEach(function (w) { container.appendChild(el("p", { class: "rr-warning", role: "note", text: "Warning: " + w.text })); });
+    // The codes the paste prints, from the code tables: what each means and what to do, with its page.
+    if ((r.codes || []).length) {
+      container.appendChild(el("h2", { text: "Codes in this paste" }));
+      container.appendChild(el("ul", { class: "rr-codes" }, r.codes.map(function (c) {
+        return el("li", { class: "rr-code", "data-code": c.kind + ":" + c.code }, [
+          el("a", { href: c.url, text: c.kind + " " + c.code }),
+          c.name && c.name !== c.code ? " (" + c.name + ")" : "", ", " + lines(c.lines) + ": " + (c.gloss || ""),
+          c.recovery ? " Recovery: " + c.recovery + "." : ""]);
+      })));
+    }
 
     if (r.matches.length) {
       container.appendChild(el("h2", { text: r.verdict === "none" ? "Closest references (nothing names a fault they cover)" : "Candidates" }));
