@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from relref import paths
+from cli_process import wait_until_reading
 
 RELREF = str(Path(sys.executable).with_name("relref"))
 XID = b"NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=python, GPU has fallen off the bus.\n"
@@ -27,21 +28,6 @@ def index(tmp_path_factory):
     path = tmp_path_factory.mktemp("index") / "index.json"
     write_index(load_records(paths.RECORDS), path)
     return str(path)
-
-
-def wait_until_reading(proc, timeout=60):
-    """Until the process is loaded and blocked waiting for input (a pipe read, or select), so that
-    a signal sent next reaches the command and not the interpreter still starting up."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            wchan = Path(f"/proc/{proc.pid}/wchan").read_text()
-        except OSError:
-            wchan = ""
-        if any(word in wchan for word in ("pipe_read", "poll_schedule", "select")):
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"never waited for input (wchan {wchan!r})")
 
 
 class Live:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from relref import paths
+from cli_process import wait_until_reading
 
 RELREF = str(Path(sys.executable).with_name("relref"))
 XID = b"NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=python, GPU has fallen off the bus.\n"
@@ -63,21 +64,6 @@ def on_terminal(*args, stdin=b"", **extra) -> str:
     os.close(master)
     assert proc.wait(timeout=120) in (0, 1)
     return received.decode("utf-8").replace("\r\n", "\n")
-
-
-def wait_until_reading(proc, timeout=60):
-    """Until the process is loaded and blocked waiting for input (a pipe read, or select), so that
-    a signal sent next reaches the command and not the interpreter still starting up."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        try:
-            wchan = Path(f"/proc/{proc.pid}/wchan").read_text()
-        except OSError:
-            wchan = ""
-        if any(word in wchan for word in ("pipe_read", "poll_schedule", "select")):
-            return
-        time.sleep(0.1)
-    raise AssertionError(f"never waited for input (wchan {wchan!r})")
 
 
 def test_relref_alone_prints_its_help():
