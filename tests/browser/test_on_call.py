@@ -284,9 +284,9 @@ BREAKS_JS = r"""(selector) => {
     });
     return out;
 }"""
-# A break is between words when the character before it is a space or punctuation, or the one
-# after it opens a bracket.
-BETWEEN_WORDS = re.compile(r"^(?:[^\w].|.[\s(\[{<])$")
+# A break is between words when the character before it is a space or punctuation (the
+# underscore of CUDA_ERROR_LAUNCH_FAILED included), or the one after it opens a bracket.
+BETWEEN_WORDS = re.compile(r"^(?:[^A-Za-z0-9].|.[\s(\[{<])$")
 
 
 def test_matched_lines_and_inline_code_break_between_words_on_a_phone(browser, server, artifacts):
