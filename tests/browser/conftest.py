@@ -30,8 +30,8 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
         pass
 
 
-def _serve(folder):
-    handler = functools.partial(QuietHandler, directory=str(folder))
+def _serve(folder, handler_class=None):
+    handler = functools.partial(handler_class or QuietHandler, directory=str(folder))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     threading.Thread(target=httpd.serve_forever, daemon=True).start()
     return httpd, f"http://127.0.0.1:{httpd.server_address[1]}/"
@@ -61,12 +61,18 @@ def browser():
         b.close()
 
 
-@pytest.fixture
-def page(browser, server):
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], base_url=server)
+def _page(browser, base_url):
+    """A fresh context with clipboard access and a page that records its script errors."""
+    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], base_url=base_url)
     pg = context.new_page()
     pg.errors = []
     pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    return context, pg
+
+
+@pytest.fixture
+def page(browser, server):
+    context, pg = _page(browser, server)
     yield pg
     context.close()
 
@@ -121,20 +127,15 @@ class AtHomeHandler(QuietHandler):
 
 @pytest.fixture(scope="session")
 def home_server(built_site):
-    handler = functools.partial(AtHomeHandler, directory=str(built_site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    httpd, url = _serve(built_site, AtHomeHandler)
+    yield url
     httpd.shutdown()
 
 
 @pytest.fixture
 def home_page(browser, home_server):
     """A page on the site served at its own address: instant navigation works as in production."""
-    context = browser.new_context(permissions=["clipboard-read", "clipboard-write"], base_url=home_server)
-    pg = context.new_page()
-    pg.errors = []
-    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    context, pg = _page(browser, home_server)
     yield pg
     context.close()
 
