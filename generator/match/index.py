@@ -15,6 +15,7 @@ from .. import cache
 from .hints import SPECIFIC_FRAMEWORKS
 from .dialect import compile_signature, required_literals
 from ..records.code_tables import code_pages, load_code_tables, printed_texts, read_locked_code_pages, row_aliases, row_codes
+from ..records.headings import cause_heading
 from ..records.load import Record
 from .tokenize import tokenize
 
@@ -56,7 +57,7 @@ def _reference(record: Record) -> dict:
     specific = sorted(f for f in set(frameworks) & SPECIFIC_FRAMEWORKS if f.split("-")[0] in title)
     hardware = applies.get("hardware", [])
     models = [] if "any-nvidia-gpu" in hardware else sorted(set(hardware) & GPU_MODELS)
-    heading = {c["id"]: c.get("title") or c["description"].split(". ")[0][:110] for c in data["causes"]}
+    heading = {c["id"]: cause_heading(c)[0] for c in data["causes"]}
     return {
         "id": record.id, "title": data["title"], "kind": data["kind"], "category": data["category"],
         "url": f"references/{record.id}/",

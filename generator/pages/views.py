@@ -9,6 +9,7 @@ from collections import defaultdict
 from .budget import budget_links
 from .charts import chart_views
 from ..paths import page_url
+from ..records.headings import cause_heading
 from ..records.load import Record
 
 KIND_LABELS = {"error": "Error", "symptom": "Symptom", "field-report": "Field report", "practice": "Practice"}
@@ -74,7 +75,7 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
         "signatures": _signature_groups([dict(s, cite=cite(s["seen_at"]),
                                                    overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])])
                                               for s in data["signatures"]]),
-        "causes": [dict(c, heading=_heading(c), body=_body(c), cite=cite(c.get("source")),
+        "causes": [dict(c, heading=cause_heading(c)[0], body=cause_heading(c)[1], cite=cite(c.get("source")),
                         likelihood_cite=cite(c.get("likelihood_source")),
                         checks=[{"id": k, "title": checks[k]["title"], "no": check_no[k]} for k in c["checks"]])
                    for c in data["causes"]],
@@ -159,75 +160,6 @@ def _applies_rows(applies: dict) -> list[dict]:
     return [{"label": label, "items": applies[key]} for key, label in APPLIES_LABELS.items() if applies.get(key)]
 
 
-HEADING_MAX = 110
-CLAUSE_WORD = re.compile(r"(?:so|but|which|while|leaving|typically|for example|since|because|where|whose|"
-                         r"then|often|making|until|unless|and)\b")
-WEAK_ENDS = (" and", " or", " but", " so")
-SENTENCE_END = re.compile(r"(?<=[.!?])[\"')]?\s+(?=[\"(A-Z])")
-
-
-def _first_sentence(text: str) -> tuple[str, str]:
-    """The first sentence of a text and the rest (either may be empty)."""
-    text = " ".join(text.split())
-    cut = SENTENCE_END.search(text)
-    return (text[:cut.start()], text[cut.end():]) if cut else (text, "")
-
-
-def _split_heading(cause: dict) -> tuple[str, str]:
-    """A cause's heading and the text shown under it, so the heading is never repeated word for word
-    as the first sentence below it: the title, else the first sentence (or, when that is long, its
-    first clause), and the description from where the heading stops."""
-    description = " ".join(cause["description"].split())
-    if cause.get("title"):
-        title = cause["title"]
-        rest = description[len(title):] if description.lower().startswith(title.rstrip(".").lower()) else None
-        return title, description if rest is None else _continue(rest)
-    first, rest = _first_sentence(description)
-    if len(first) <= HEADING_MAX:
-        return first.rstrip("."), rest
-    after = (" " + rest) if rest else ""
-    cut = _clause_end(first)
-    if cut:
-        return first[:cut], _continue(first[cut:] + after)
-    cut = first[:HEADING_MAX - 1].rindex(" ")
-    return first[:cut] + "…", "…" + first[cut + 1:] + after
-
-
-def _clause_end(sentence: str) -> int | None:
-    """Where the first clause of a long sentence ends, within HEADING_MAX characters: the last
-    semicolon, colon or dash outside brackets and quotes, else the last comma that starts a clause
-    (", so", ", which", ...) rather than continue a list; None if none."""
-    strong, weak, depth, quoted = None, None, 0, False
-    for i, ch in enumerate(sentence[:HEADING_MAX + 1]):
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth = max(0, depth - 1)
-        elif ch == '"':
-            quoted = not quoted
-        elif depth == 0 and not quoted and i >= 30:
-            nxt = sentence[i + 1:i + 2]
-            if ch in ";:" and nxt == " " or ch in "—–" and sentence[i - 1:i] == " ":
-                strong = i - (1 if ch in "—–" else 0)
-            elif ch == "," and CLAUSE_WORD.match(sentence, i + 2) and not sentence[:i].endswith(WEAK_ENDS):
-                weak = i
-    return strong or weak
-
-
-def _continue(text: str) -> str:
-    """The rest of a sentence after its heading, as a sentence of its own."""
-    text = text.lstrip(" .;:,—–").strip()
-    return text[:1].upper() + text[1:] if text else ""
-
-
-def _heading(cause: dict) -> str:
-    return _split_heading(cause)[0]
-
-
-def _body(cause: dict) -> str:
-    return _split_heading(cause)[1]
-
-
 SIGNATURES_SHOWN = 8
 
 
@@ -248,7 +180,7 @@ def _disputed(discrepancies: list) -> str | None:
 
 
 def _cause_link(cause_id: str, causes: dict) -> dict:
-    return {"id": cause_id, "heading": _heading(causes[cause_id])}
+    return {"id": cause_id, "heading": cause_heading(causes[cause_id])[0]}
 
 
 def _ref_link(ref_id, by_id):
