@@ -108,3 +108,14 @@ def test_likelihood_shows_only_where_a_source_gives_it_and_the_page_says_so_othe
         if not view["causes_ranked"]:
             assert "no source gives how common each cause is" in page, ref_id
             assert "rr-likelihood-" not in page, ref_id
+
+
+def test_an_answer_names_each_cause_by_the_heading_its_page_shows():
+    """The match index's cause titles are the page's headings: never a description cut mid-word."""
+    from relref.match.index import build_index
+    index = {r["id"]: r for r in build_index(RECORDS)["references"]}
+    for ref_id, (view, _) in PAGES.items():
+        for cause in view["causes"]:
+            title = index[ref_id]["cause_titles"][cause["id"]]
+            assert title == cause["heading"], (ref_id, cause["id"])
+            assert len(title) <= 110 and (title.endswith("…") or title[-1:].isalnum() or title[-1] in ")\"'`"), title
