@@ -20,16 +20,16 @@ def require(engine: str) -> None:
 
 
 def site_of(request, engine: str):
-    """The real records built with `engine` (session fixtures built_site and zensical_site in
-    conftest.py). A module that overrides built_site passes its own for mkdocs."""
+    """The real records built with `engine` (session fixtures mkdocs_site and zensical_site in
+    conftest.py), each built once per session."""
     require(engine)
-    return request.getfixturevalue("built_site" if engine == "mkdocs" else "zensical_site")
+    return request.getfixturevalue(f"{engine}_site")
 
 
 def on_both_engines():
     """A module's own `built_site`: `built_site = on_both_engines()` runs each of the module's
     tests on the site from each engine."""
     @pytest.fixture(scope="module", params=ENGINES)
-    def built_site(request, built_site):
-        return built_site if request.param == "mkdocs" else site_of(request, request.param)
+    def built_site(request):
+        return site_of(request, request.param)
     return built_site
