@@ -160,7 +160,7 @@ def _applies_rows(applies: dict) -> list[dict]:
     return [{"label": label, "items": applies[key]} for key, label in APPLIES_LABELS.items() if applies.get(key)]
 
 
-SIGNATURES_SHOWN = 8
+SIGNATURES_SHOWN = 6  # with the causes table, keeps the evidence checks within two screens (issue 19 item 10)
 
 
 def _signature_groups(signatures: list) -> dict:

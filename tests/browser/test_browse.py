@@ -85,7 +85,12 @@ def test_references_beyond_the_catalog_are_marked_and_can_be_listed(page):
     assert set(marked) == beyond
     assert page.is_visible(".rr-browse-item .rr-beyond")
     page.goto("browse/#origin=beyond")  # on the same page: the filters follow the hashchange, which comes later
-    wait_until(page, "n => document.getElementById('rr-count').textContent === n", f"{len(beyond)} shown")
+    # The theme may also swap the page in (instant navigation) after the hashchange: wait for the
+    # page that stays, whose count and rows must then agree.
+    wait_until(page, """([n, ids]) => document.getElementById('rr-count').textContent === n
+        && [...document.querySelectorAll(".rr-browse-item:not([hidden]) a[href*='references/']")]
+            .map(a => a.getAttribute('href').split('/').slice(-2)[0]).sort().join() === ids""",
+               [f"{len(beyond)} shown", ",".join(sorted(beyond))])
     assert set(visible_ids(page)) == beyond
     page.goto("")
     assert page.inner_text(".md-typeset .rr-beyond") == "beyond the catalog"

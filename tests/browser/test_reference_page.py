@@ -74,9 +74,6 @@ def _context(browser, server, viewport, **kw):
     return browser.new_context(base_url=server, viewport=viewport, **kw)
 
 
-# Strict: when the page meets the goal again this fails, and the mark goes.
-@pytest.mark.xfail(strict=True, reason="issue 19 item 10 goal not met after the Match-page merge: "
-                   "the longest page's evidence starts at 2.06 screens (desktop) and 3.15 (phone)")
 @pytest.mark.parametrize("viewport,screens", [(DESKTOP, 2), (PHONE, 3)], ids=["desktop", "phone"])
 def test_evidence_starts_within_two_screens_on_a_desktop_and_three_on_a_phone(browser, server, longest, viewport,
                                                                              screens):
