@@ -14,8 +14,9 @@ WATCHDOG = ("[rank3]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 3]
             "operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=4, NumelOut=4, "
             "Timeout(ms)=600000) ran for 600060 milliseconds before timing out.")
 
-# Line breaks inside a word: two letters or digits on either side of a line break, in a run of
-# non-space characters that would have fitted on the line whole (a longer run has to break somewhere).
+# Line breaks inside a word: two letters or digits on either side of a line break, in a word (a run
+# of letters and digits between spaces or punctuation) that would have fitted on the line whole. A
+# long dotted name or path must break at its punctuation; only a word wider than the line may not.
 MID_WORD_BREAKS = """(selector) => {
   const bad = [];
   const word = c => /[\\p{L}\\p{N}]/u.test(c);
@@ -37,8 +38,8 @@ MID_WORD_BREAKS = """(selector) => {
       const a = chars[i - 1], b = chars[i];
       if (!a.rect || !b.rect || !word(a.c) || !word(b.c) || b.rect.top < a.rect.bottom - 1) continue;
       let s = i - 1, e = i;
-      while (s > 0 && !/\\s/.test(chars[s - 1].c)) s--;
-      while (e < chars.length - 1 && !/\\s/.test(chars[e + 1].c)) e++;
+      while (s > 0 && word(chars[s - 1].c)) s--;
+      while (e < chars.length - 1 && word(chars[e + 1].c)) e++;
       const run = chars.slice(s, e + 1);
       const own = getComputedStyle(el);
       const padding = parseFloat(own.paddingLeft) + parseFloat(own.paddingRight);
