@@ -87,8 +87,15 @@ def wait_until(page, expression: str, arg=None, timeout: float = 15.0):
     """Poll a JS function until it returns true. (wait_for_function evaluates strings, which the
     site's Content Security Policy forbids; page.evaluate is not subject to it.)"""
     import time
+    from playwright.sync_api import Error
     deadline = time.monotonic() + timeout
-    while not page.evaluate(expression, arg):
+    while True:
+        try:
+            if page.evaluate(expression, arg):
+                return
+        except Error as e:  # a navigation under way (Back, a link) replaced the page: not true yet
+            if "Execution context was destroyed" not in str(e):
+                raise
         if time.monotonic() > deadline:
             raise TimeoutError(f"not true after {timeout} s: {expression}")
         page.wait_for_timeout(50)

@@ -10,6 +10,15 @@ def visible_ids(page):
             page.query_selector_all(".rr-browse-item:not([hidden]) > p > a, .rr-browse-item:not([hidden]) a[href*='references/']")]
 
 
+def wait_for_rows(page, ids: set):
+    """Until the count and the visible rows both show `ids`: after a hashchange the theme may also
+    swap the page in, and the page that stays is the one to read."""
+    wait_until(page, """([n, ids]) => document.getElementById('rr-count').textContent === n
+        && [...document.querySelectorAll(".rr-browse-item:not([hidden]) a[href*='references/']")]
+            .map(a => a.getAttribute('href').split('/').slice(-2)[0]).sort().join() === ids""",
+               [f"{len(ids)} shown", ",".join(sorted(ids))])
+
+
 def test_filters_narrow_the_list_and_combine(page):
     records = load_records(paths.RECORDS)
     page.goto("browse/")
@@ -62,7 +71,7 @@ def test_the_list_is_a_compact_table_and_filters_live_in_the_fragment(browser, s
     assert set(visible_ids(linked)) == both and linked.inner_text("#rr-count") == f"{len(both)} shown"
     linked.evaluate("location.hash = '#kind=error'")
     errors = {r.id for r in records if r.data["kind"] == "error"}
-    wait_until(linked, "n => document.getElementById('rr-count').textContent === n", f"{len(errors)} shown")
+    wait_for_rows(linked, errors)
     assert set(visible_ids(linked)) == errors
     phone = browser.new_context(viewport={"width": 390, "height": 844}, base_url=server).new_page()
     phone.goto("browse/")
@@ -85,12 +94,7 @@ def test_references_beyond_the_catalog_are_marked_and_can_be_listed(page):
     assert set(marked) == beyond
     assert page.is_visible(".rr-browse-item .rr-beyond")
     page.goto("browse/#origin=beyond")  # on the same page: the filters follow the hashchange, which comes later
-    # The theme may also swap the page in (instant navigation) after the hashchange: wait for the
-    # page that stays, whose count and rows must then agree.
-    wait_until(page, """([n, ids]) => document.getElementById('rr-count').textContent === n
-        && [...document.querySelectorAll(".rr-browse-item:not([hidden]) a[href*='references/']")]
-            .map(a => a.getAttribute('href').split('/').slice(-2)[0]).sort().join() === ids""",
-               [f"{len(beyond)} shown", ",".join(sorted(beyond))])
+    wait_for_rows(page, beyond)
     assert set(visible_ids(page)) == beyond
     page.goto("")
     assert page.inner_text(".md-typeset .rr-beyond") == "beyond the catalog"
