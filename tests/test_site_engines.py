@@ -1,6 +1,7 @@
 """The site engine is a choice (`relref build --engine mkdocs|zensical`): one flat config that both
 read, the same pages, URLs, anchors and data files from each, and the engine's own full-text index."""
 import hashlib
+import json
 
 import pytest
 import yaml
@@ -8,6 +9,7 @@ import yaml
 from relref import paths
 from relref.cli import main
 from relref.site import config, mkdocs, urllock, zensical
+from relref.records.load import load_records
 from relref.site.build import ENGINES, generate
 
 from engines import require
@@ -102,3 +104,17 @@ def test_zensical_pages_use_its_search_and_no_inline_script(both):
         assert "<script>" not in text, f"{rel} has an inline script"
     mk_text = (both[0] / "index.html").read_text(encoding="utf-8")
     assert "md-search__input" in mk_text and "engine-zensical.js" not in mk_text
+
+
+def _searched_pages(site, engine) -> set:
+    data = json.loads((site / engine.SEARCH_INDEX).read_text(encoding="utf-8"))
+    return {d["location"].split("#")[0] for d in (data["docs"] if engine is mkdocs else data["items"])}
+
+
+def test_listings_stay_out_of_keyword_search_and_every_reference_is_in_it(both):
+    """The browse listing and the changelog list every reference: in Zensical's index they outgrow
+    its field limit at 1,000 records (the build stops), and each reference is found on its own page."""
+    for site, engine in zip(both, (mkdocs, zensical)):
+        pages = _searched_pages(site, engine)
+        assert not pages & {"browse/", "changes/"}, engine.NAME
+        assert {f"references/{r.id}/" for r in load_records()} <= pages, engine.NAME

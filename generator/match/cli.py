@@ -178,7 +178,7 @@ def report_lines(result: dict, verbose: bool = False) -> list[Line]:
         out += [Line(""), Line(f"{n}. [{m['confidence']}] {m['title']}{score}", m["confidence"]),
                 Line(f"   {m['url']}", "url", verbatim=True)]
         for cause in m.get("causes", []):
-            where = f" (line {', '.join(map(str, cause['lines']))})" if cause["lines"] else ""  # not "(line )"
+            where = f" ({_line_numbers(cause['lines'])})" if cause["lines"] else ""  # not "(line )"
             out.append(Line(f"   cause: {cause['title']}{where}"))
         for w in m["why"]:
             out.append(_why_line(w))
@@ -188,7 +188,7 @@ def report_lines(result: dict, verbose: bool = False) -> list[Line]:
         for c in codes:
             name = f" ({c['name']})" if c.get("name") and c["name"] != c["code"] else ""
             recovery = f" Recovery: {c['recovery']}." if c.get("recovery") else ""
-            out += [Line(f"  {c['kind']} {c['code']}{name}, line {', '.join(map(str, c['lines']))}: {c.get('gloss', '')}{recovery}"),
+            out += [Line(f"  {c['kind']} {c['code']}{name}, {_line_numbers(c['lines'])}: {c.get('gloss', '')}{recovery}"),
                     Line(f"      {c['url']}", "url", verbatim=True)]
     checks = result["next_checks"]
     if checks:
@@ -200,7 +200,7 @@ def report_lines(result: dict, verbose: bool = False) -> list[Line]:
                        else Line(f"      look at: {c['observation']}"))
             out.append(Line(f"      {c['url']}", "url", verbatim=True))
     for finding in result.get("findings", []):
-        out += [Line(""), Line(f"Separate failure: {finding['answer']} (lines {', '.join(map(str, finding['lines']))})")]
+        out += [Line(""), Line(f"Separate failure: {finding['answer']} ({_line_numbers(finding['lines'])})")]
     further = result.get("further_reading", [])
     if further:
         out += [Line(""), Line("Further reading (field reports and practices):", "heading")]
@@ -223,13 +223,17 @@ def describe_hints(hints: dict) -> str:
     return "; ".join(p for p in parts if p)
 
 
+def _line_numbers(numbers: list) -> str:
+    """"line 3" or "lines 3, 7", as the Match page writes them."""
+    return ("lines " if len(numbers) > 1 else "line ") + ", ".join(map(str, numbers))
+
+
 def _why_line(w: dict) -> Line:
     if w["kind"] == "signature":
-        lines = ", ".join(map(str, w["lines"]))
         role = "names the fault" if w["role"] == "cause" else "downstream symptom"
         extra = " (stale)" if w["stale"] else (" (shared with other references)" if w["shared"] else "")
         quote = w["text"][:160]
-        return Line(f"   - line {lines}: signature {w['signature']} ({role}){extra}: {quote}", quote=quote)
+        return Line(f"   - {_line_numbers(w['lines'])}: signature {w['signature']} ({role}){extra}: {quote}", quote=quote)
     if w["kind"] == "words":
         return Line(f"   - words: {', '.join(w['terms'])}")
     return Line("   - " + ("context fits: " if w["fit"] else "context conflicts: ") + w["text"])

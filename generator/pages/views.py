@@ -75,7 +75,7 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
         "signatures": _signature_groups([dict(s, cite=cite(s["seen_at"]),
                                                    overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])])
                                               for s in data["signatures"]]),
-        "causes": [dict(c, heading=cause_heading(c)[0], body=cause_heading(c)[1], cite=cite(c.get("source")),
+        "causes": [dict(c, **dict(zip(("heading", "body"), cause_heading(c))), cite=cite(c.get("source")),
                         likelihood_cite=cite(c.get("likelihood_source")),
                         checks=[{"id": k, "title": checks[k]["title"], "no": check_no[k]} for k in c["checks"]])
                    for c in data["causes"]],
