@@ -193,3 +193,27 @@ def test_next_checks_tell_candidates_apart_and_follow_a_confident_answer(engine)
     assert len({c["command"] or c["observation"] for c in unsure}) == len(unsure), "no check twice"
     sure = engine.match(f"{XID79}\n{WATCHDOG}")["next_checks"]
     assert sure and {c["reference"] for c in sure} == {"gpu-lost-collective-timeout"}
+
+
+def test_a_signal_alone_leads_to_oom_first_but_a_line_naming_where_it_landed_leads_to_its_reference(engine):
+    """A bare exit status follows the code table's order (the OOM references first), never
+    confident; DataLoader's own message about a killed worker is that reference's cause line."""
+    bare = engine.match("    Exit Code:    137")
+    assert ids(bare)[0] == "oom-killed-mid-step" and not bare["confident"]
+    worker = engine.match("RuntimeError: DataLoader worker (pid 6164) is killed by signal: Killed.")
+    assert ids(worker)[:2] == ["dataloader-failure", "oom-killed-mid-step"] and not worker["confident"]
+    assert worker["matches"][0]["causes"][0]["id"] == "worker-out-of-host-memory"
+    assert worker["answer"].startswith("SIGKILL")
+
+
+def test_a_signature_alone_names_its_causes_in_its_own_order(engine):
+    """A signature lists the causes its line points at most likely first; its example alone, which
+    weighs them all the same, names them in that order (not by the paste's words or their ids)."""
+    from relref.records.load import load_records
+    several = [(r.id, s) for r in load_records(paths.RECORDS) for s in r.data["signatures"] if len(s.get("causes") or []) > 1]
+    assert len(several) >= 20
+    for ref_id, sig in several:
+        result = engine.match(sig["example"])
+        match = next(m for m in result["matches"] + result["further_reading"] if m["id"] == ref_id)
+        named = [c["id"] for c in match["causes"] if c["basis"] == "line"]
+        assert named[:len(sig["causes"])] == sig["causes"], (ref_id, sig["id"])

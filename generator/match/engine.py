@@ -19,7 +19,7 @@ import math
 from lunr.index import Index
 from lunr.query import QueryPresence
 
-from . import hints as hint_rules
+from . import hints as hint_rules, lunr_form
 from .dialect import compile_rule
 from .scan import Scanner, _Compiled, chunks
 from .text import normalise_text
@@ -63,8 +63,8 @@ class Engine:
         self.detectors = [dict(d, rule=compile_rule(d["pattern"], d["ignore_case"])) for d in codes.get("detectors", [])]
         # Code detectors ride along in the scan after the signatures: one pass finds both.
         self.compiled = _Compiled(self.signatures + codes.get("detectors", []))
-        self.lunr = Index.load(index["lunr"])
-        self.vocabulary = {entry[0] for entry in index["lunr"]["invertedIndex"]}
+        self.lunr = Index.load(lunr_form.expand(index["lunr"]))
+        self.vocabulary = set(index["lunr"]["terms"])
         self.rules = hint_rules.Rules()
         self.cause_idf = _cause_idf(self.refs)
         self.site_url = site_url
@@ -142,10 +142,18 @@ class Engine:
                     key = self._code_key(detector["kind"], m.group(1))
                     entry = self.code_entries.get(key) if key else None
                     if entry is not None:
-                        found.setdefault(key, dict(entry, url=self.site_url + entry["url"], lines=[]))["lines"].append(hit.line_no)
+                        found.setdefault(key, self._code_entry(key, entry))["lines"].append(hit.line_no)
         for entry in found.values():
             entry["lines"] = sorted(set(entry["lines"]))[:10]
         return sorted(found.values(), key=lambda e: (e["lines"][0], e["kind"], e["code"]))[:MAX_CODES]
+
+    def _code_entry(self, key: str, entry: dict) -> dict:
+        """A code's entry as the result shows it: the index leaves out its key's parts and the
+        usual values (index.OMITTED)."""
+        kind, code = key.split(":", 1)
+        return {"kind": kind, "code": code, "name": entry.get("name", code), "gloss": entry["gloss"],
+                "class": entry["class"], "recovery": entry.get("recovery", ""), "references": entry.get("references", []),
+                "url": self.site_url + entry["url"], "lines": []}
 
     def _code_key(self, kind: str, printed: str):
         family = self.code_kind_of.get(kind, kind)
@@ -200,9 +208,10 @@ class Engine:
             strong_evidence |= kind in ("cause", "cause-shared")
             own_line |= kind == "cause"
             if not is_stale:
-                for cause_id in sig.get("causes", []):
-                    weight, lines, first_sig = cause_weight.get(cause_id, (0.0, [], sig["id"]))
-                    cause_weight[cause_id] = (weight + WEIGHTS[kind], lines + [h.line_no for h in hits], first_sig)
+                for place, cause_id in enumerate(sig.get("causes", [])):
+                    weight, lines, first_sig, best = cause_weight.get(cause_id, (0.0, [], sig["id"], place))
+                    cause_weight[cause_id] = (weight + WEIGHTS[kind], lines + [h.line_no for h in hits], first_sig,
+                                              min(best, place))
             why.append({"kind": "signature", "signature": sig["id"], "role": sig["role"], "shared": sig["shared"],
                         "stale": is_stale, "lines": [h.line_no for h in hits][:10], "count": count,
                         "text": hits[0].text[:300]})
@@ -242,9 +251,12 @@ class Engine:
         causes no line tells apart (basis "words")."""
         words = {cid: _round(sum(self.cause_idf[t] for t in terms if t in said), 4)
                  for cid, terms in ref["cause_terms"].items()}
-        named = sorted(cause_weight.items(), key=lambda kv: (-kv[1][0], -words[kv[0]], min(kv[1][1]), kv[0]))
+        # The weight of the lines first, then the signature's own order (it lists the causes of
+        # its message most likely first: the author read the message, while a cause's words in a
+        # paste are often the paste's own topic), then those words, then the earliest line.
+        named = sorted(cause_weight.items(), key=lambda kv: (-kv[1][0], kv[1][3], -words[kv[0]], min(kv[1][1]), kv[0]))
         out = [{"id": cid, "title": ref["cause_titles"][cid], "basis": "line", "signature": first_sig,
-                "lines": sorted(set(lns))[:10]} for cid, (w, lns, first_sig) in named]
+                "lines": sorted(set(lns))[:10]} for cid, (w, lns, first_sig, _) in named]
         rest = sorted(((w, cid) for cid, w in words.items() if cid not in cause_weight and w >= CAUSE_WORDS_FLOOR),
                       key=lambda wc: (-wc[0], wc[1]))
         out += [{"id": cid, "title": ref["cause_titles"][cid], "basis": "words", "signature": "", "lines": []}
@@ -334,8 +346,10 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict) -> str:
     signals = sorted((c for c in codes if c["kind"] == "signal"), key=lambda c: -c["lines"][-1])
     hit_lines = {h.line_no for hits in candidates.values() for _, hs, _, _ in hits for h in hs}
     if signals and hit_lines and hit_lines <= {line for c in signals for line in c["lines"]}:
+        # A line that names where the signal landed (a DataLoader worker) is the reference's own
+        # cause line: it leads; the code table's order ranks the rest.
         order = {ref: i for i, ref in enumerate(signals[0]["references"])}
-        matches.sort(key=lambda m: (order.get(m["id"], len(order)), -m["score"], m["id"]))
+        matches.sort(key=lambda m: (not m["_cause_lines"], order.get(m["id"], len(order)), -m["score"], m["id"]))
         for m in matches:
             if m["confidence"] == "strong":
                 m["confidence"] = "possible"

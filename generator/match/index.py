@@ -14,6 +14,7 @@ from lunr.builder import Builder
 from .. import cache
 from .hints import SPECIFIC_FRAMEWORKS
 from .dialect import compile_signature, required_literals
+from .lunr_form import compact
 from ..records.code_tables import code_pages, load_code_tables, printed_texts, read_locked_code_pages, row_aliases, row_codes
 from ..records.headings import cause_heading
 from ..records.load import Record
@@ -63,8 +64,7 @@ def _reference(record: Record) -> dict:
         "url": f"references/{record.id}/",
         "frameworks": frameworks, "specific_frameworks": specific, "gpu_models": models,
         "environments": applies.get("environments", []),
-        "causes": [{"id": c["id"], "heading": heading[c["id"]]} for c in data["causes"]],
-        "cause_titles": heading,
+        "cause_titles": heading,  # in the record's order
         # The words of each cause, for telling a reference's causes apart by what the paste says.
         "cause_terms": {c["id"]: sorted(set(tokenize(c.get("title", "") + " " + c["description"]))) for c in data["causes"]},
         "cause_checks": {c["id"]: c["checks"] for c in data["causes"]},
@@ -159,7 +159,7 @@ def _lunr(records: list[Record]) -> dict:
             builder.field(name, boost=boost)
         for doc in docs:
             builder.add(doc)
-        built = builder.build().serialize()
+        built = compact(builder.build().serialize())
         cache.put("lunr", k, built)
     return built
 
@@ -202,6 +202,10 @@ def _rules(known: set | None = None) -> dict:
     }
 
 
+# The parts of a code's entry left out when they hold the usual value (given the code).
+OMITTED = {"name": lambda code: code, "recovery": lambda code: "", "references": lambda code: []}
+
+
 def _codes(tables: dict, records: list[Record], locked) -> dict:
     """What the engine shows for each code (meaning, class, what to do, the references that explain
     it, owner first, and its link) and how to find codes in a line. The link is the one the codes
@@ -212,10 +216,12 @@ def _codes(tables: dict, records: list[Record], locked) -> dict:
     entries, aliases = {}, {}
 
     def add(kind, code, name, gloss, klass, recovery, refs):
+        # Kind and code are the key's two parts; a name the same as the code, an empty recovery
+        # and no references are left out (the engine's code_entry puts them back).
         refs = [r for r in dict.fromkeys(refs) if r in record_ids]
-        entries[f"{kind}:{code}"] = {"kind": kind, "code": str(code), "name": name, "gloss": gloss, "class": klass,
-                                     "recovery": recovery or "", "references": refs,
-                                     "url": code_url(pages, kind, str(code))}
+        entry = {"name": name, "gloss": gloss, "class": klass, "recovery": recovery or "", "references": refs,
+                 "url": code_url(pages, kind, str(code))}
+        entries[f"{kind}:{code}"] = {k: v for k, v in entry.items() if not (k in OMITTED and v == OMITTED[k](str(code)))}
 
     for e in tables.get("xid", []):
         recovery = e.get("immediate_action") or ""

@@ -11,6 +11,28 @@
                                require("./timestamps.js"), require("./hints.js"), require("./scan.js")) : root.RelrefMatch;
   var lunrLib = root.lunr || (typeof require === "function" ? require("../vendor/lunr-2.3.9.min.js") : null);
 
+  // The lunr index as the match index carries it (field vectors and sorted terms, by number):
+  // rebuilt into what lunr's Index.load reads. Twin of generator/match/lunr_form.py `expand`.
+  function expandLunr(carried) {
+    var fields = carried.fields, refs = carried.refs;
+    var postings = carried.terms.map(function () {
+      var p = {};
+      fields.forEach(function (f) { p[f] = {}; });
+      return p;
+    });
+    var vectors = carried.vectors.map(function (v) {
+      var field = fields[v[0]], ref = refs[v[1]], steps = v[2], elements = [], term = 0;
+      for (var i = 0; i < steps.length; i += 2) {  // each term number is written as the step from the one before
+        term += steps[i];
+        elements.push(term, steps[i + 1]);
+        postings[term][field][ref] = {};
+      }
+      return [field + "/" + ref, elements];
+    });
+    var inverted = carried.terms.map(function (term, i) { postings[i]._index = i; return [term, postings[i]]; });
+    return { version: carried.version, fields: fields, fieldVectors: vectors, invertedIndex: inverted, pipeline: carried.pipeline };
+  }
+
   function Engine(index, siteUrl) {
     var rules = index.rules;
     this.index = index;
@@ -32,8 +54,8 @@
     this.detectors = (codes.detectors || []).map(function (d) { return Object.assign(withTest(d), { rule: M.compileRule(d.pattern, d.ignore_case) }); });
     // Code detectors ride along in the scan after the signatures: one pass finds both.
     this.scanRules = this.signatures.concat(this.detectors);
-    this.lunr = lunrLib.Index.load(index.lunr);
-    this.vocabulary = new Set(index.lunr.invertedIndex.map(function (e) { return e[0]; }));
+    this.lunr = lunrLib.Index.load(expandLunr(index.lunr));
+    this.vocabulary = new Set(index.lunr.terms);
     this.text = new M.Text(rules.text);
     this.tokenizer = new M.Tokenizer(rules.tokenizer);
     this.stamps = new M.Stamps(rules.timestamps);
@@ -143,7 +165,7 @@
         d.rule.all(hit.text).forEach(function (m) {
           var key = self.codeKey(d.kind, m[1]), entry = key ? self.codeEntries[key] : undefined;
           if (entry === undefined) return;
-          if (!found.has(key)) found.set(key, Object.assign({}, entry, { url: self.siteUrl + entry.url, lines: [] }));
+          if (!found.has(key)) found.set(key, self.codeEntry(key, entry));
           found.get(key).lines.push(hit.lineNo);
         });
       });
@@ -152,6 +174,14 @@
     out.forEach(function (e) { e.lines = Array.from(new Set(e.lines)).sort(function (a, b) { return a - b; }).slice(0, 10); });
     out.sort(function (a, b) { return a.lines[0] - b.lines[0] || cmp(a.kind, b.kind) || cmp(a.code, b.code); });
     return out.slice(0, this.rules.rank.max_codes);
+  };
+  // A code's entry as the result shows it: the index leaves out its key's parts and the usual
+  // values (generator/match/index.py OMITTED).
+  Engine.prototype.codeEntry = function (key, entry) {
+    var at = key.indexOf(":"), code = key.slice(at + 1);
+    return { kind: key.slice(0, at), code: code, name: "name" in entry ? entry.name : code, gloss: entry.gloss,
+             "class": entry["class"], recovery: "recovery" in entry ? entry.recovery : "",
+             references: entry.references || [], url: this.siteUrl + entry.url, lines: [] };
   };
   function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
   Engine.prototype.codeKey = function (kind, printed) {
@@ -202,9 +232,10 @@
       if (!isCondition) score += w[kind] * factor;
       strongEvidence = strongEvidence || kind === "cause" || kind === "cause-shared";
       ownLine = ownLine || kind === "cause";
-      if (!isStale) (sig.causes || []).forEach(function (cid) {
-        var prev = causeWeight.get(cid) || [0, [], sig.id];
-        causeWeight.set(cid, [prev[0] + w[kind], prev[1].concat(hits.map(function (x) { return x.lineNo; })), prev[2]]);
+      if (!isStale) (sig.causes || []).forEach(function (cid, place) {
+        var prev = causeWeight.get(cid) || [0, [], sig.id, place];
+        causeWeight.set(cid, [prev[0] + w[kind], prev[1].concat(hits.map(function (x) { return x.lineNo; })), prev[2],
+                              Math.min(prev[3], place)]);
       });
       why.push({ kind: "signature", signature: sig.id, role: sig.role, shared: sig.shared, stale: isStale,
                  lines: hits.map(function (x) { return x.lineNo; }).slice(0, 10), count: h[3], text: M.sliceCp(hits[0].text, 0, 300) });
@@ -257,7 +288,10 @@
       words[cid] = round(s, 4);
     });
     var named = Array.from(causeWeight.entries()).sort(function (a, b) {
-      return b[1][0] - a[1][0] || words[b[0]] - words[a[0]] || Math.min.apply(null, a[1][1]) - Math.min.apply(null, b[1][1]) || cmp(a[0], b[0]);
+      // The weight of the lines first, then the signature's own order (it lists the causes of
+      // its message most likely first), then the paste's words for them, then the earliest line.
+      return b[1][0] - a[1][0] || a[1][3] - b[1][3] || words[b[0]] - words[a[0]] ||
+        Math.min.apply(null, a[1][1]) - Math.min.apply(null, b[1][1]) || cmp(a[0], b[0]);
     });
     var out = named.map(function (e) {
       var uniq = Array.from(new Set(e[1][1])).sort(function (x, y) { return x - y; }).slice(0, 10);
@@ -397,7 +431,10 @@
       var order = {};
       signals[0].references.forEach(function (ref, i) { order[ref] = i; });
       var rankOf = function (m) { return order.hasOwnProperty(m.id) ? order[m.id] : signals[0].references.length; };
-      matches.sort(function (a, b) { return rankOf(a) - rankOf(b) || b.score - a.score || cmp(a.id, b.id); });
+      // A line that names where the signal landed (a DataLoader worker) is the reference's own
+      // cause line: it leads; the code table's order ranks the rest.
+      var ownLine = function (m) { return m._cause_lines.length ? 0 : 1; };
+      matches.sort(function (a, b) { return ownLine(a) - ownLine(b) || rankOf(a) - rankOf(b) || b.score - a.score || cmp(a.id, b.id); });
       matches.forEach(function (m) { if (m.confidence === "strong") m.confidence = "possible"; });
       return codeTitle(signals[0]) + ": " + signals[0].gloss;
     }
