@@ -197,13 +197,29 @@ def test_next_checks_tell_candidates_apart_and_follow_a_confident_answer(engine)
 
 def test_a_signal_alone_leads_to_oom_first_but_a_line_naming_where_it_landed_leads_to_its_reference(engine):
     """A bare exit status follows the code table's order (the OOM references first), never
-    confident; DataLoader's own message about a killed worker is that reference's cause line."""
-    bare = engine.match("    Exit Code:    137")
-    assert ids(bare)[0] == "oom-killed-mid-step" and not bare["confident"]
+    confident; DataLoader's own message about a killed worker is that reference's cause line, so
+    it leads and can be strong (the answer still opens with the signal)."""
+    for bare in ("    Exit Code:    137", "Killed", "exited with code 137",
+                 "torch.distributed.elastic.multiprocessing.api: [ERROR] failed (exitcode: -9) local_rank: 0 (pid: 1234) "
+                 "of binary: /usr/bin/python"):
+        result = engine.match(bare)
+        assert ids(result)[0] == "oom-killed-mid-step" and not result["confident"], bare
     worker = engine.match("RuntimeError: DataLoader worker (pid 6164) is killed by signal: Killed.")
-    assert ids(worker)[:2] == ["dataloader-failure", "oom-killed-mid-step"] and not worker["confident"]
+    assert ids(worker)[:2] == ["dataloader-failure", "oom-killed-mid-step"] and worker["confident"]
     assert worker["matches"][0]["causes"][0]["id"] == "worker-out-of-host-memory"
     assert worker["answer"].startswith("SIGKILL")
+
+
+def test_an_application_code_keeps_a_reference_open_unless_its_table_names_that_reference_first(engine):
+    """A CUDA out-of-memory error is an application-class code whose table names the OOM
+    reference first: that reference can be strong, with the GPU-memory cause. An illegal memory
+    access (also application-class) never makes a hardware reference strong."""
+    oom = engine.match("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 22.78 GiB. GPU 0 has a total "
+                       "capacity of 31.47 GiB of which 12.73 GiB is free.")
+    assert ids(oom)[0] == "oom-killed-mid-step" and oom["confident"]
+    assert oom["matches"][0]["causes"][0]["id"] == "gpu-memory-exhausted"
+    illegal = engine.match("RuntimeError: CUDA error: an illegal memory access was encountered")
+    assert not illegal["confident"] or ids(illegal)[0] == "application-error-looks-like-gpu-fault"
 
 
 def test_a_signature_alone_names_its_causes_in_its_own_order(engine):

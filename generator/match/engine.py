@@ -333,13 +333,17 @@ def _cause_idf(refs: dict) -> dict:
 def _apply_code_rules(matches: list, codes: list, candidates: dict) -> str:
     """What the codes decide, and the sentence that leads the answer when they do. A fault the
     program usually causes (an application Xid or CUDA error) named by the only lines that point at
-    the first match cannot make it strong. An exit status or signal alone leads to the references
-    that explain it, in the code table's order (the OOM references first), and is never confident."""
+    the first match cannot make it strong, unless the code's table names that match first (the
+    reference that explains the code itself). An exit status or signal alone leads to the
+    references that explain it, in the code table's order (the OOM references first), and is never
+    confident; a line that names where the signal landed leads with its own reference."""
     if not matches or not codes:
         return ""
     application = [c for c in codes if c["class"] == "application"]
-    app_lines = {line for c in application for line in c["lines"]}
     top = matches[0]
+    # The reference a code's table names first explains the code itself (a CUDA out-of-memory
+    # error: the OOM reference), so that code does not keep it from being strong.
+    app_lines = {line for c in application if c["references"][:1] != [top["id"]] for line in c["lines"]}
     if top["confidence"] == "strong" and top["_cause_lines"] and set(top["_cause_lines"]) <= app_lines:
         top["confidence"] = "possible"
     # The signal named last is the dying process's (torchrun first sends SIGTERM to the survivors).
@@ -347,11 +351,11 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict) -> str:
     hit_lines = {h.line_no for hits in candidates.values() for _, hs, _, _ in hits for h in hs}
     if signals and hit_lines and hit_lines <= {line for c in signals for line in c["lines"]}:
         # A line that names where the signal landed (a DataLoader worker) is the reference's own
-        # cause line: it leads; the code table's order ranks the rest.
+        # cause line: it leads, and may stay strong; the code table's order ranks the rest.
         order = {ref: i for i, ref in enumerate(signals[0]["references"])}
         matches.sort(key=lambda m: (not m["_cause_lines"], order.get(m["id"], len(order)), -m["score"], m["id"]))
         for m in matches:
-            if m["confidence"] == "strong":
+            if m["confidence"] == "strong" and not (m is matches[0] and m["_cause_lines"]):
                 m["confidence"] = "possible"
         return f"{_code_title(signals[0])}: {signals[0]['gloss']}"
     if application and top["confidence"] != "strong":

@@ -416,9 +416,12 @@
   function applyCodeRules(matches, codes, candidates) {
     if (!matches.length || !codes.length) return "";
     var application = codes.filter(function (c) { return c.class === "application"; });
-    var appLines = new Set();
-    application.forEach(function (c) { c.lines.forEach(function (l) { appLines.add(l); }); });
-    var top = matches[0];
+    var top = matches[0], appLines = new Set();
+    // The reference a code's table names first explains the code itself (a CUDA out-of-memory
+    // error: the OOM reference), so that code does not keep it from being strong.
+    application.forEach(function (c) {
+      if (c.references[0] !== top.id) c.lines.forEach(function (l) { appLines.add(l); });
+    });
     if (top.confidence === "strong" && top._cause_lines.length && top._cause_lines.every(function (l) { return appLines.has(l); }))
       top.confidence = "possible";
     // The signal named last is the dying process's (torchrun first sends SIGTERM to the survivors).
@@ -432,10 +435,10 @@
       signals[0].references.forEach(function (ref, i) { order[ref] = i; });
       var rankOf = function (m) { return order.hasOwnProperty(m.id) ? order[m.id] : signals[0].references.length; };
       // A line that names where the signal landed (a DataLoader worker) is the reference's own
-      // cause line: it leads; the code table's order ranks the rest.
+      // cause line: it leads, and may stay strong; the code table's order ranks the rest.
       var ownLine = function (m) { return m._cause_lines.length ? 0 : 1; };
       matches.sort(function (a, b) { return ownLine(a) - ownLine(b) || rankOf(a) - rankOf(b) || b.score - a.score || cmp(a.id, b.id); });
-      matches.forEach(function (m) { if (m.confidence === "strong") m.confidence = "possible"; });
+      matches.forEach(function (m, i) { if (m.confidence === "strong" && !(i === 0 && m._cause_lines.length)) m.confidence = "possible"; });
       return codeTitle(signals[0]) + ": " + signals[0].gloss;
     }
     if (application.length && top.confidence !== "strong")
