@@ -25,7 +25,7 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/relref lint
 
 test: $(VENV)/.installed
-	$(VENV)/bin/pytest -q
+	$(VENV)/bin/pytest -q -n 2 --dist loadfile --durations=15
 
 clean:
 	rm -rf site build $(VENV)

@@ -1,4 +1,5 @@
 import os
+import pickle
 import shutil
 from pathlib import Path
 
@@ -16,12 +17,35 @@ def pytest_configure(config):
     os.environ.setdefault("RELREF_CACHE_DIR", tempfile.mkdtemp(prefix="relref-test-cache-"))
 
 
+def once_per_run(tmp_path_factory, name: str, build):
+    """`build(folder)`'s result, computed once per test run. Alone, in a fresh folder; under
+    pytest-xdist (make test runs two workers), the first worker to ask builds it in a folder both
+    share while holding its lock, and the other waits for it and reads the result."""
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        return build(tmp_path_factory.mktemp(name))
+    from filelock import FileLock
+    folder = tmp_path_factory.getbasetemp().parent / name
+    done = folder.with_suffix(".result")
+    with FileLock(str(folder) + ".lock"):
+        if not done.is_file():
+            shutil.rmtree(folder, ignore_errors=True)  # what a failed build of ours left
+            folder.mkdir()
+            done.write_bytes(pickle.dumps(build(folder)))
+    return pickle.loads(done.read_bytes())
+
+
+def _built(records: Path, **options):
+    def build(folder: Path) -> Path:
+        site = folder / "site"
+        assert build_site(records, site, **options) == 0
+        return site
+    return build
+
+
 @pytest.fixture(scope="session")
 def mkdocs_site(tmp_path_factory) -> Path:
     """The real records, built once with a strict mkdocs build, shared by the site tests."""
-    site = tmp_path_factory.mktemp("built") / "site"
-    assert build_site(paths.RECORDS, site) == 0
-    return site
+    return once_per_run(tmp_path_factory, "built", _built(paths.RECORDS))
 
 
 @pytest.fixture(scope="session")
@@ -37,9 +61,7 @@ def zensical_site(tmp_path_factory) -> Path:
     """The same records built with Zensical (`relref build --engine zensical`), URL lock checked."""
     from engines import require
     require("zensical")
-    site = tmp_path_factory.mktemp("built-zensical") / "site"
-    assert build_site(paths.RECORDS, site, engine="zensical") == 0
-    return site
+    return once_per_run(tmp_path_factory, "built-zensical", _built(paths.RECORDS, engine="zensical"))
 
 
 @pytest.fixture
@@ -58,13 +80,16 @@ def renamed_site(request, tmp_path_factory):
     from engines import require
     from lockcases import rename_and_retire
     require(request.param)
-    records = tmp_path_factory.mktemp(f"renamed-{request.param}") / "records"
-    shutil.copytree(paths.RECORDS, records)
-    case = rename_and_retire(records)
-    site = records.parent / "site"
-    assert build_site(records, site, engine=request.param) == 0, \
-        "renaming with an alias and retiring must keep every locked URL"
-    return site, case
+
+    def build(folder: Path):
+        records = folder / "records"
+        shutil.copytree(paths.RECORDS, records)
+        case = rename_and_retire(records)
+        site = folder / "site"
+        assert build_site(records, site, engine=request.param) == 0, \
+            "renaming with an alias and retiring must keep every locked URL"
+        return site, case
+    return once_per_run(tmp_path_factory, f"renamed-{request.param}", build)
 
 
 @pytest.fixture(scope="session")
@@ -72,11 +97,13 @@ def payload_site(tmp_path_factory):
     """Records carrying hostile text in every field (tests/payloads.py), built with the prose
     checks off so that what is tested is the pages' own escaping. Returns (site, {id: (payload, lines)})."""
     from payloads import write_payload_records
-    root = tmp_path_factory.mktemp("payloads")
-    written = write_payload_records(root / "records")
-    site = root / "site"
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("RELREF_CACHE", "off")
-        patch.setattr("relref.records.load.prose_problems", lambda text: [])
-        assert build_site(root / "records", site, lock=None) == 0
-    return site, written
+
+    def build(root: Path):
+        written = write_payload_records(root / "records")
+        site = root / "site"
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setenv("RELREF_CACHE", "off")
+            patch.setattr("relref.records.load.prose_problems", lambda text: [])
+            assert build_site(root / "records", site, lock=None) == 0
+        return site, written
+    return once_per_run(tmp_path_factory, "payloads", build)

@@ -210,16 +210,20 @@ def test_a_signal_alone_leads_to_oom_first_but_a_line_naming_where_it_landed_lea
     assert worker["answer"].startswith("SIGKILL")
 
 
-def test_an_application_code_keeps_a_reference_open_unless_its_table_names_that_reference_first(engine):
-    """A CUDA out-of-memory error is an application-class code whose table names the OOM
-    reference first: that reference can be strong, with the GPU-memory cause. An illegal memory
-    access (also application-class) never makes a hardware reference strong."""
+def test_an_application_code_holds_back_a_gpu_verdict_but_not_an_out_of_memory_one(engine):
+    """A CUDA out-of-memory error is an application-class code: the OOM reference (memory) can
+    still be strong, with the GPU-memory cause. An illegal memory access or an Xid 13 alone (also
+    application-class) never makes a GPU-hardware reference strong."""
     oom = engine.match("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 22.78 GiB. GPU 0 has a total "
                        "capacity of 31.47 GiB of which 12.73 GiB is free.")
     assert ids(oom)[0] == "oom-killed-mid-step" and oom["confident"]
     assert oom["matches"][0]["causes"][0]["id"] == "gpu-memory-exhausted"
-    illegal = engine.match("RuntimeError: CUDA error: an illegal memory access was encountered")
-    assert not illegal["confident"] or ids(illegal)[0] == "application-error-looks-like-gpu-fault"
+    for line in ("RuntimeError: CUDA error: an illegal memory access was encountered",
+                 "[263255.876777] NVRM: Xid (PCI:0000:1b:00): 13, Graphics SM Warp Exception on (GPC 2, TPC 0, SM 0): "
+                 "Out Of Range Address"):
+        result = engine.match(line)
+        assert result["matches"] and not result["confident"], line
+        assert "usually an application error: check the program first" in result["answer"], line
 
 
 def test_a_signature_alone_names_its_causes_in_its_own_order(engine):

@@ -38,6 +38,7 @@ STRONG_MARGIN = 3.0   # a look-alike within this many points keeps the top answe
 KIND_FACTOR = {"error": 1.0, "symptom": 0.9, "field-report": 0.6, "practice": 0.6}
 CANDIDATE_KINDS = ("error", "symptom")  # field reports and practices are further reading
 CONDITION = "stale-hardware-evidence"
+HARDWARE_CATEGORIES = ("gpu-hardware",)  # references an application-class code alone cannot make strong
 MAX_TERMS = 64
 CONTEXT_BOOST = 2.0
 WORDS_SHOWN = 8
@@ -113,7 +114,7 @@ class Engine:
         further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS
                    and (m["_lines"] or text_scores.get(m["id"], 0) >= FURTHER_FLOOR)]
         _assign_confidence(matches, self.refs)
-        lead = _apply_code_rules(matches, codes, candidates)
+        lead = _apply_code_rules(matches, codes, candidates, self.refs)
         verdict = ("confident" if matches and matches[0]["confidence"] == "strong" else
                    "ambiguous" if any(m["confidence"] != "weak" for m in matches) else "none")
         matches = matches[:WEAK_SHOWN] if verdict == "none" else matches[:top]
@@ -330,21 +331,21 @@ def _cause_idf(refs: dict) -> dict:
     return {term: math.log(n / count) for term, count in df.items()}
 
 
-def _apply_code_rules(matches: list, codes: list, candidates: dict) -> str:
+def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) -> str:
     """What the codes decide, and the sentence that leads the answer when they do. A fault the
     program usually causes (an application Xid or CUDA error) named by the only lines that point at
-    the first match cannot make it strong, unless the code's table names that match first (the
-    reference that explains the code itself). An exit status or signal alone leads to the
+    the first match cannot make a GPU-hardware reference strong. An exit status or signal alone leads to the
     references that explain it, in the code table's order (the OOM references first), and is never
     confident; a line that names where the signal landed leads with its own reference."""
     if not matches or not codes:
         return ""
     application = [c for c in codes if c["class"] == "application"]
+    app_lines = {line for c in application for line in c["lines"]}
     top = matches[0]
-    # The reference a code's table names first explains the code itself (a CUDA out-of-memory
-    # error: the OOM reference), so that code does not keep it from being strong.
-    app_lines = {line for c in application if c["references"][:1] != [top["id"]] for line in c["lines"]}
-    if top["confidence"] == "strong" and top["_cause_lines"] and set(top["_cause_lines"]) <= app_lines:
+    # "Check the program first" holds back a verdict on the GPU, not one on memory: a CUDA
+    # out-of-memory error can make the OOM reference strong.
+    if top["confidence"] == "strong" and refs[top["id"]]["category"] in HARDWARE_CATEGORIES and top["_cause_lines"] \
+            and set(top["_cause_lines"]) <= app_lines:
         top["confidence"] = "possible"
     # The signal named last is the dying process's (torchrun first sends SIGTERM to the survivors).
     signals = sorted((c for c in codes if c["kind"] == "signal"), key=lambda c: -c["lines"][-1])

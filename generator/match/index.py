@@ -198,6 +198,7 @@ def _rules(known: set | None = None) -> dict:
                  "further_floor": engine.FURTHER_FLOOR, "further_shown": engine.FURTHER_SHOWN, "max_codes": engine.MAX_CODES,
                  "cause_words_floor": engine.CAUSE_WORDS_FLOOR, "causes_by_words": engine.CAUSES_BY_WORDS,
                  "candidate_kinds": list(engine.CANDIDATE_KINDS), "condition": engine.CONDITION,
+                 "hardware_categories": list(engine.HARDWARE_CATEGORIES),
                  "engine_version": engine.ENGINE_VERSION, "schema_version": engine.RESULT_SCHEMA_VERSION},
     }
 

@@ -136,7 +136,7 @@
       return kinds.indexOf(m.kind) === -1 && (m._lines.size > 0 || (textScores[m.id] || 0) >= rank.further_floor);
     });
     assignConfidence(matches, this.refs, rank.strong_margin);
-    var lead = applyCodeRules(matches, codes, candidates);
+    var lead = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories);
     var verdict = matches.length && matches[0].confidence === "strong" ? "confident" :
       matches.some(function (m) { return m.confidence !== "weak"; }) ? "ambiguous" : "none";
     matches = verdict === "none" ? matches.slice(0, rank.weak_shown) : matches.slice(0, top);
@@ -413,16 +413,16 @@
     return [{ kind: "long-line", line: line, text: "line " + line + " is longer than a chunk (1 MiB); a message across a cut in it may be missed" }];
   }
   // What the codes decide, and the sentence that leads the answer when they do (engine.py _apply_code_rules).
-  function applyCodeRules(matches, codes, candidates) {
+  function applyCodeRules(matches, codes, candidates, refs, hardwareCategories) {
     if (!matches.length || !codes.length) return "";
     var application = codes.filter(function (c) { return c.class === "application"; });
-    var top = matches[0], appLines = new Set();
-    // The reference a code's table names first explains the code itself (a CUDA out-of-memory
-    // error: the OOM reference), so that code does not keep it from being strong.
-    application.forEach(function (c) {
-      if (c.references[0] !== top.id) c.lines.forEach(function (l) { appLines.add(l); });
-    });
-    if (top.confidence === "strong" && top._cause_lines.length && top._cause_lines.every(function (l) { return appLines.has(l); }))
+    var appLines = new Set();
+    application.forEach(function (c) { c.lines.forEach(function (l) { appLines.add(l); }); });
+    var top = matches[0];
+    // "Check the program first" holds back a verdict on the GPU, not one on memory: a CUDA
+    // out-of-memory error can make the OOM reference strong.
+    if (top.confidence === "strong" && hardwareCategories.indexOf(refs[top.id].category) !== -1 &&
+        top._cause_lines.length && top._cause_lines.every(function (l) { return appLines.has(l); }))
       top.confidence = "possible";
     // The signal named last is the dying process's (torchrun first sends SIGTERM to the survivors).
     var signals = codes.filter(function (c) { return c.kind === "signal"; })
