@@ -4,26 +4,17 @@ import gzip
 import json
 
 import pytest
-from lunr.builder import Builder
 from lunr.index import Index
 
 from relref import paths
 from relref.match import lunr_form
-from relref.match.index import LUNR_FIELDS, _lunr_document
+from relref.match.index import _lunr_document, lunr_serialised
 from relref.records.load import load_records
 
 
 @pytest.fixture(scope="module")
 def serialised():
-    builder = Builder()
-    builder.pipeline.reset()
-    builder.search_pipeline.reset()
-    builder.ref("id")
-    for name, boost in LUNR_FIELDS:
-        builder.field(name, boost=boost)
-    for record in load_records(paths.RECORDS):
-        builder.add(_lunr_document(record.data))
-    return builder.build().serialize()
+    return lunr_serialised([_lunr_document(record.data) for record in load_records(paths.RECORDS)])
 
 
 def _by_term(index: dict) -> tuple[dict, dict]:

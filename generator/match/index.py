@@ -151,17 +151,23 @@ def _lunr(records: list[Record]) -> dict:
     k = cache.key("lunr", json.dumps(docs, separators=(",", ":")))
     built = cache.get("lunr", k)
     if built is None:
-        builder = Builder()
-        builder.pipeline.reset()
-        builder.search_pipeline.reset()
-        builder.ref("id")
-        for name, boost in LUNR_FIELDS:
-            builder.field(name, boost=boost)
-        for doc in docs:
-            builder.add(doc)
-        built = compact(builder.build().serialize())
+        built = compact(lunr_serialised(docs))
         cache.put("lunr", k, built)
     return built
+
+
+def lunr_serialised(docs: list[dict]) -> dict:
+    """lunr's own serialisation of an index over `docs` (_lunr_document's), before the match index
+    carries it in its own form (lunr_form)."""
+    builder = Builder()
+    builder.pipeline.reset()
+    builder.search_pipeline.reset()
+    builder.ref("id")
+    for name, boost in LUNR_FIELDS:
+        builder.field(name, boost=boost)
+    for doc in docs:
+        builder.add(doc)
+    return builder.build().serialize()
 
 
 def _lunr_document(data: dict) -> dict:
