@@ -54,8 +54,8 @@ class _Compiled:
     """The signatures as the scan uses them, compiled once per engine."""
 
     def __init__(self, signatures: list[dict]):
-        self.tests = [compile_rule_pair(s) for s in signatures]
-        self.search = [ChunkSearch(s["pattern"], s["ignore_case"]) for s in signatures]
+        self.signatures = signatures
+        self._rules: dict = {}  # index -> (chunk search, (line test, unless)), compiled on first use
         # A match of a case-sensitive pattern without `unless` contains its required literal, so a
         # line it is found in needs no second look unless the line is long.
         self.direct = [not s["ignore_case"] and not s.get("unless") for s in signatures]
@@ -76,6 +76,15 @@ class _Compiled:
                 self.set.Add(("(?i)" if ignore_case else "") + re2.escape(literal))
             self.set.Compile()
         self.informative = compile_rule(INFORMATIVE, ignore_case=True)
+
+    def rules(self, index: int):
+        """A signature's chunk search and line tests. Compiled when a chunk first holds one of its
+        literals: most signatures never meet one in a given log, and compiling them all was most
+        of the time `relref match` took to start."""
+        if index not in self._rules:
+            s = self.signatures[index]
+            self._rules[index] = (ChunkSearch(s["pattern"], s["ignore_case"]), compile_rule_pair(s))
+        return self._rules[index]
 
     def present(self, chunk: bytes) -> list[int]:
         """Signatures with a literal somewhere in the chunk, or none to look for."""
@@ -144,7 +153,7 @@ class Scanner:
         c = self.compiled
         found = {}  # (line start, signature index) -> line text (str), or None: the whole line, undecoded
         for index in c.present(matchable):
-            search, regex, unless = c.search[index], *c.tests[index]
+            search, (regex, unless) = c.rules(index)
             pos, size = 0, len(matchable)
             while pos <= size:
                 at = search.find(matchable, pos)
