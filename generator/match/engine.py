@@ -25,7 +25,7 @@ from .scan import Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
-ENGINE_VERSION = "2.0.0"
+ENGINE_VERSION = "2.1.0"  # 2.1: causes in the signature's order; the code rules of 2026-12-01 (docs/matching.md)
 RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
            "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
@@ -334,9 +334,9 @@ def _cause_idf(refs: dict) -> dict:
 def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) -> str:
     """What the codes decide, and the sentence that leads the answer when they do. A fault the
     program usually causes (an application Xid or CUDA error) named by the only lines that point at
-    the first match cannot make a GPU-hardware reference strong. An exit status or signal alone leads to the
-    references that explain it, in the code table's order (the OOM references first), and is never
-    confident; a line that names where the signal landed leads with its own reference."""
+    the first match cannot make a GPU-hardware reference strong. An exit status or signal alone
+    leads to the references that explain it, in the code table's order (the OOM references first),
+    and is never confident; a line that names where the signal landed leads with its own reference."""
     if not matches or not codes:
         return ""
     application = [c for c in codes if c["class"] == "application"]

@@ -2,8 +2,8 @@
 docs/assets/javascripts/match/engine.js.
 
 lunr's own serialisation writes every term's postings beside the field vectors, though the
-vectors already say which documents hold which terms: the postings were 40% of the match index
-(gzip). The carried form keeps the vectors (term numbers renumbered to the terms' sorted order, each
+vectors already say which documents hold which terms: the postings were a fifth of the match
+index (gzip, 56 of 262 KB for 48 references). The carried form keeps the vectors (term numbers renumbered to the terms' sorted order, each
 written as the step from the one before it; documents and fields by number) and the sorted terms;
 `expand` rebuilds what lunr's `Index.load` reads, in lunr.py and lunr.js alike.
 """
@@ -25,7 +25,8 @@ def compact(built: dict) -> dict:
         field, ref = field_ref.split("/", 1)
         pairs = sorted((place[elements[i]], elements[i + 1]) for i in range(0, len(elements), 2))
         steps = [pair[0] - before[0] for pair, before in zip(pairs, [(0, 0)] + pairs)]
-        vectors.append([fields.index(field), number[ref], [x for step, (_, score) in zip(steps, pairs) for x in (step, round(score, SCORE_DIGITS))]])
+        carried = [x for step, (_, score) in zip(steps, pairs) for x in (step, round(score, SCORE_DIGITS))]
+        vectors.append([fields.index(field), number[ref], carried])
     return {"version": built["version"], "fields": fields, "refs": refs, "terms": terms, "vectors": vectors,
             "pipeline": built["pipeline"]}
 
