@@ -237,3 +237,20 @@ def test_a_signature_alone_names_its_causes_in_its_own_order(engine):
         match = next(m for m in result["matches"] + result["further_reading"] if m["id"] == ref_id)
         named = [c["id"] for c in match["causes"] if c["basis"] == "line"]
         assert named[:len(sig["causes"])] == sig["causes"], (ref_id, sig["id"])
+
+
+@pytest.mark.parametrize("line,stamp", [
+    ("2026-11-29T22:20:41.123+01:00 x", ("iso-utc", 1795987241.123)),
+    ("2026-11-29 22:20:41,5 y", ("iso-local", 1795990841.5)),
+    ("[Sun Nov 29 22:20:41 2026] y", ("dmesg-T", 1795990841.0)),
+    ("Nov 29 22:20:41 host z", ("syslog", 32048441.0)),
+    ("I1129 22:20:41.123456 a", ("glog", 32048441.123456)),
+    ("[  12.123456] c", ("uptime", 12.123456)),
+    ("é [ 12.123456] c", ("uptime", 12.123456)),  # not ASCII: read through the wrapper, same answer
+    ("2026-13-40 10:00:00 bad", None),
+    ("x" * 60 + " [ 1.000001] too far in", None),
+    ("plain line", None),
+])
+def test_a_stamp_is_read_from_the_start_of_a_line_on_its_own_clock(line, stamp):
+    from relref.match import timestamps
+    assert timestamps.parse(line) == stamp

@@ -6,8 +6,6 @@ Returns (clock, seconds) or None; seconds only need to be comparable within a cl
 """
 import calendar
 
-import re2
-
 from .dialect import compile_rule
 
 MONTHS = {m: i for i, m in enumerate(["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep",
@@ -31,8 +29,6 @@ HEAD = LEAD + 40  # characters of a line read for its stamp
 
 def parse(line: str):
     head = line[:HEAD]
-    if head.isascii():  # nearly every log line: byte offsets are character offsets
-        return _parse_ascii(head.encode("ascii"))
     best = None
     for kind, form in FORMS:
         m = form.search(head)
@@ -42,35 +38,6 @@ def parse(line: str):
         return None
     kind, m, _ = best
     return _READERS[kind](m)
-
-
-class _Spans:
-    """A match as the readers use it (group(i)), from RE2's own spans: the public wrapper builds a
-    generator and a match object per search, which made reading stamps a third of a scan of a
-    dmesg log (dialect.ChunkSearch does the same for the scan)."""
-
-    def __init__(self, data: bytes, spans):
-        self.data, self.spans = data, spans
-
-    def group(self, i: int):
-        start, end = self.spans[i]
-        return None if start < 0 else self.data[start:end].decode("ascii")
-
-
-_RAW = [(kind, form._regexp) for kind, form in FORMS]
-
-
-def _parse_ascii(head: bytes):
-    best = None
-    for kind, raw in _RAW:
-        spans = raw.Match(re2._Anchor.UNANCHORED, head, 0, len(head))
-        start = spans[0][0]
-        if 0 <= start <= LEAD and (best is None or start < best[2]):
-            best = (kind, spans, start)
-    if best is None:
-        return None
-    kind, spans, _ = best
-    return _READERS[kind](_Spans(head, spans))
 
 
 def _iso(m):
