@@ -150,7 +150,7 @@ class Engine:
 
     def _code_entry(self, key: str, entry: dict) -> dict:
         """A code's entry as the result shows it: the index leaves out its key's parts and the
-        usual values (index.OMITTED)."""
+        usual values (index.py _codes)."""
         kind, code = key.split(":", 1)
         return {"kind": kind, "code": code, "name": entry.get("name", code), "gloss": entry["gloss"],
                 "class": entry["class"], "recovery": entry.get("recovery", ""), "references": entry.get("references", []),

@@ -209,10 +209,6 @@ def _rules(known: set | None = None) -> dict:
     }
 
 
-# The parts of a code's entry left out when they hold the usual value (given the code).
-OMITTED = {"name": lambda code: code, "recovery": lambda code: "", "references": lambda code: []}
-
-
 def _codes(tables: dict, records: list[Record], locked) -> dict:
     """What the engine shows for each code (meaning, class, what to do, the references that explain
     it, owner first, and its link) and how to find codes in a line. The link is the one the codes
@@ -224,11 +220,15 @@ def _codes(tables: dict, records: list[Record], locked) -> dict:
 
     def add(kind, code, name, gloss, klass, recovery, refs):
         # Kind and code are the key's two parts; a name the same as the code, an empty recovery
-        # and no references are left out (the engine's code_entry puts them back).
-        refs = [r for r in dict.fromkeys(refs) if r in record_ids]
-        entry = {"name": name, "gloss": gloss, "class": klass, "recovery": recovery or "", "references": refs,
-                 "url": code_url(pages, kind, str(code))}
-        entries[f"{kind}:{code}"] = {k: v for k, v in entry.items() if not (k in OMITTED and v == OMITTED[k](str(code)))}
+        # and no references are left out (Engine._code_entry and its twin put them back).
+        entry = {"gloss": gloss, "class": klass, "url": code_url(pages, kind, str(code))}
+        if name != str(code):
+            entry["name"] = name
+        if recovery:
+            entry["recovery"] = recovery
+        if refs := [r for r in dict.fromkeys(refs) if r in record_ids]:
+            entry["references"] = refs
+        entries[f"{kind}:{code}"] = entry
 
     for e in tables.get("xid", []):
         recovery = e.get("immediate_action") or ""

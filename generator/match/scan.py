@@ -51,7 +51,8 @@ class ScanResult:
 
 
 class _Compiled:
-    """The signatures as the scan uses them, compiled once per engine."""
+    """The signatures as the scan uses them: the literal prefilter compiled once per engine, each
+    signature's own rules when first needed (rules())."""
 
     def __init__(self, signatures: list[dict]):
         self.signatures = signatures

@@ -75,10 +75,7 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
         "signatures": _signature_groups([dict(s, cite=cite(s["seen_at"]),
                                                    overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])])
                                               for s in data["signatures"]]),
-        "causes": [dict(c, **dict(zip(("heading", "body"), cause_heading(c))), cite=cite(c.get("source")),
-                        likelihood_cite=cite(c.get("likelihood_source")),
-                        checks=[{"id": k, "title": checks[k]["title"], "no": check_no[k]} for k in c["checks"]])
-                   for c in data["causes"]],
+        "causes": [_cause_view(c, cite, checks, check_no) for c in data["causes"]],
         "causes_ranked": any("likelihood" in c for c in data["causes"]),
         "evidence": [dict(e, no=check_no[e["id"]], cite=cite(e.get("source")),
                           confirms=[_cause_link(k, causes) for k in e.get("confirms", [])],
@@ -162,6 +159,13 @@ def _applies_rows(applies: dict) -> list[dict]:
 
 SIGNATURES_SHOWN = 6  # with the causes table, keeps the evidence checks within two screens (issue 19 item 10)
 
+
+
+def _cause_view(cause: dict, cite, checks: dict, check_no: dict) -> dict:
+    heading, body = cause_heading(cause)
+    return dict(cause, heading=heading, body=body, cite=cite(cause.get("source")),
+                likelihood_cite=cite(cause.get("likelihood_source")),
+                checks=[{"id": k, "title": checks[k]["title"], "no": check_no[k]} for k in cause["checks"]])
 
 def _signature_groups(signatures: list) -> dict:
     """The signatures as the first screen lists them: the lines that name the fault first, then the

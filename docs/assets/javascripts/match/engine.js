@@ -181,7 +181,7 @@
     return out.slice(0, this.rules.rank.max_codes);
   };
   // A code's entry as the result shows it: the index leaves out its key's parts and the usual
-  // values (generator/match/index.py OMITTED).
+  // values (generator/match/index.py _codes).
   Engine.prototype.codeEntry = function (key, entry) {
     var at = key.indexOf(":"), code = key.slice(at + 1);
     return { kind: key.slice(0, at), code: code, name: "name" in entry ? entry.name : code, gloss: entry.gloss,
