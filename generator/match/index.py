@@ -190,7 +190,7 @@ def _rules(known: set | None = None) -> dict:
                  "half_window": text.HALF_WINDOW},
         "tokenizer": {"stop_words": sorted(tok.STOP_WORDS), "keep_digits": sorted(tok.KEEP_DIGITS),
                       "suffixes": list(tok.SUFFIXES), "max_token": tok.MAX_TOKEN, "min_stem": tok.MIN_STEM},
-        "timestamps": {"forms": [[kind, rx.pattern] for kind, rx in timestamps.FORMS], "lead": timestamps.LEAD,
+        "timestamps": {"forms": [[kind, pattern] for kind, pattern in timestamps.FORMS], "lead": timestamps.LEAD,
                        "head": timestamps.HEAD},
         "hints": hints.table(known),
         "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT,

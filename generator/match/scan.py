@@ -6,6 +6,12 @@ set finds which literals a chunk holds at all, and each signature with a literal
 through the chunk by RE2 (which never matches across a line end), one line at a time. A line
 longer than MAX_LINE code points is matched in windows around its literals, as the browser does.
 
+Where a signature's literals are rare in a chunk (kernel logs: an Xid line every twenty lines, and
+some twenty Xid signatures), searching the chunk once per signature costs more than testing the few
+lines that hold the literals against all such signatures at once, in one RE2 set: that is the line
+mode. A literal found on more than LINE_BUDGET lines of a chunk is searched chunk-wise from then on.
+Both ways give the same hits (a test checks it); the browser's twin searches chunk-wise only.
+
 The scan keeps a bounded sample: hit lines (first and last few per signature), informative lines from
 the first and last chunks for full-text relevance, and, from the stamps of hit lines and chunk ends,
 the newest time of each clock and the last reboot, for the staleness rules.
@@ -25,6 +31,9 @@ TAIL_STAMPS = 64         # lines at each chunk's end whose stamps may be read
 STAMPS_WANTED = 4        # ... stopping at this many stamped lines
 SHORT_PASTE = 40         # a paste this short is used whole for full-text relevance
 STAMPED_HITS = 4096      # hit lines whose stamps count for the staleness rules (then only kept hits')
+LINE_BUDGET = 2048       # lines holding one literal, per chunk, past which its signatures search chunk-wise
+LINE_SETS_KEPT = 32      # compiled RE2 sets of line-mode signatures kept, one per combination met
+SET_WORTH = 128          # (line, signature) tests per signature that are worth compiling a set for
 INFORMATIVE = (r"error|exception|fail|fatal|timeout|timed out|killed|abort|panic|traceback|"
                r"warn|oom|refused|denied|not found|nan\b|segmentation|signal|xid|nccl|assert|"
                r"corrupt|stuck|hang|unable|cannot|exit")
@@ -54,9 +63,11 @@ class _Compiled:
     """The signatures as the scan uses them: the literal prefilter compiled once per engine, each
     signature's own rules when first needed (rules())."""
 
-    def __init__(self, signatures: list[dict]):
+    def __init__(self, signatures: list[dict], line_budget: int = LINE_BUDGET, set_worth: int = SET_WORTH):
         self.signatures = signatures
+        self.line_budget, self.set_worth = line_budget, set_worth
         self._rules: dict = {}  # index -> (chunk search, (line test, unless)), compiled on first use
+        self._line_sets: dict = {}  # tuple of signature indices -> RE2 set of their patterns
         # A match of a case-sensitive pattern without `unless` contains its required literal, so a
         # line it is found in needs no second look unless the line is long.
         self.direct = [not s["ignore_case"] and not s.get("unless") for s in signatures]
@@ -92,6 +103,28 @@ class _Compiled:
         found = self.set.Match(chunk) if self.set is not None else None
         return sorted({i for k in (found or ()) for i in self.literal_owners[k]} | set(self.always))
 
+    def has_line_set(self, indices: tuple) -> bool:
+        return indices in self._line_sets
+
+    def line_set(self, indices: tuple):
+        """A test of a line against all these signatures' patterns at once (one RE2 set), giving
+        the positions in `indices` of those that match. Its DFA has room to spare (max_mem): a
+        set whose DFA ran out would report no match."""
+        found = self._line_sets.get(indices)
+        if found is None:
+            if len(self._line_sets) >= LINE_SETS_KEPT:
+                self._line_sets.clear()
+            options = re2.Options()
+            options.never_nl = True
+            options.max_mem = 64 << 20
+            found = re2.Set.SearchSet(options)
+            for i in indices:
+                found.Add(("(?i)" if self.ignore_case[i] else "") + self.signatures[i]["pattern"])
+            found.Compile()
+            found = found._set.Match  # the wrapper's own object: the line mode calls it per line
+            self._line_sets[indices] = found
+        return found
+
 
 def _hit(line_no: int, shown) -> Hit:
     line = shown.decode("utf-8", "replace") if isinstance(shown, bytes) else shown
@@ -114,11 +147,15 @@ class Scanner:
         self._tails: dict = {}
         self._last_uptime = None
         self._stamped = 0
+        self._dense: set = set()       # (literal, case-blind) found on over LINE_BUDGET lines of a chunk
+        self._seen_lines: dict = {}    # (literal, case-blind) -> its lines in the chunk being scanned
 
     def feed(self, chunk: bytes, cut: bool = False) -> None:
         """Scan one normalised chunk. `cut`: it ends inside a line longer than a chunk."""
         first, r = self.line_no, self.result
-        newlines = chunk.count(b"\n")
+        matchable = chunk.replace(b"\r", b"\n") if b"\r" in chunk else chunk
+        self._seen_lines = {}
+        stamps, newlines = self._scan_signatures(chunk, matchable, first)
         self.line_no += newlines + (0 if cut else 1)
         r.lines = self.line_no - (0 if cut else 1)
         r.chars += len(chunk)
@@ -129,9 +166,7 @@ class Scanner:
             lines_text = chunk.decode("utf-8", "replace")
         if r.lines <= SHORT_PASTE:
             self._short_lines += list(enumerate(lines_text.split("\n"), first))
-        matchable = chunk.replace(b"\r", b"\n") if b"\r" in chunk else chunk
-        stamps = self._scan_signatures(chunk, matchable, first) + self._stamp_tail(chunk, first)
-        self._note_stamps(sorted(stamps))
+        self._note_stamps(sorted(stamps + self._stamp_tail(chunk, first)))
         if self._last_chunk is None:
             self._first_informative = self._informative(lines_text, first, INFORMATIVE_KEPT)
         self._last_chunk = (chunk, first)
@@ -150,34 +185,145 @@ class Scanner:
             result.hits[index] = head + [h for h in tail if h.line_no > head[-1].line_no]
         return result
 
-    def _scan_signatures(self, chunk: bytes, matchable: bytes, first: int) -> list:
+    def _scan_signatures(self, chunk: bytes, matchable: bytes, first: int):
+        """Find and keep the chunk's hits: (stamps of the hits whose stamps count, the chunk's
+        number of LF line ends, counted on the way to the hits' line numbers)."""
+        found = {}  # signature index -> {line start: line text (str), or None: the whole line, undecoded}
+        by_chunk, line_mode, held = self._split(matchable, self.compiled.present(matchable))
+        if line_mode:
+            self._search_lines(matchable, line_mode, held, found)
+        for index in by_chunk:
+            self._search_chunk(matchable, index, found)
+        if not found:
+            return [], chunk.count(b"\n")
+        if self._stamped < STAMPED_HITS:
+            return self._keep_in_order(chunk, matchable, first, found)
+        return [], self._keep_by_signature(chunk, matchable, first, found)
+
+    def _split(self, data: bytes, present: list[int]):
+        """The present signatures to search chunk-wise; the others, which go to the line mode,
+        each with its literals' keys; and the lines holding each of those literals (start -> end)."""
+        c, by_chunk, line_mode, held, lowered = self.compiled, [], [], {}, None
+        for index in present:
+            keys = [(lit, c.ignore_case[index]) for lit in c.literal_bytes[index]]
+            if not keys or c.line_budget <= 0 or any(key in self._dense for key in keys):
+                by_chunk.append(index)
+                continue
+            if c.ignore_case[index] and lowered is None:
+                lowered = data.lower()  # ASCII only, as the literals were lowered
+            hay = lowered if c.ignore_case[index] else data
+            holding = [self._literal_lines(hay, key) for key in keys]
+            if any(h is None for h in holding):
+                by_chunk.append(index)
+                continue
+            line_mode.append((index, keys))
+            held.update(zip(keys, holding))
+        return by_chunk, line_mode, held
+
+    def _literal_lines(self, data: bytes, key: tuple):
+        """The lines holding a literal (key: the literal and whether it is read case-blind),
+        start -> end, or None past the budget: the literal is then searched chunk-wise for the rest
+        of the log."""
+        if key in self._seen_lines:
+            return self._seen_lines[key]
+        literal = key[0]
+        lines, at, budget = {}, data.find(literal), self.compiled.line_budget
+        while at != -1:
+            if len(lines) >= budget:
+                self._dense.add(key)
+                lines = None
+                break
+            start = data.rfind(b"\n", 0, at) + 1
+            end = data.find(b"\n", at)
+            end = len(data) if end == -1 else end
+            lines[start] = end
+            at = data.find(literal, end)
+        self._seen_lines[key] = lines
+        return lines
+
+    def _search_lines(self, data: bytes, line_mode: list, held: dict, found: dict) -> None:
+        """The line mode: the lines holding a literal of these signatures, each against all of
+        them at once in one RE2 set; or, when the set is not compiled yet and there are only a few
+        lines, each against its own signatures (compiling a set costs as much as some hundred tests)."""
         c = self.compiled
-        found = {}  # (line start, signature index) -> line text (str), or None: the whole line, undecoded
-        for index in c.present(matchable):
-            search, (regex, unless) = c.rules(index)
-            pos, size = 0, len(matchable)
-            while pos <= size:
-                at = search.find(matchable, pos)
-                if at < 0:
-                    break
-                start = matchable.rfind(b"\n", 0, at) + 1
-                end = matchable.find(b"\n", at)
-                end = size if end == -1 else end
-                pos = end + 1
-                if end - start <= text.MAX_LINE and (c.direct[index] or self._has_literal(index, matchable[start:end])):
-                    if c.direct[index] or unless is None or unless.search(matchable[start:end]) is None:
-                        found[(start, index)] = None
-                    continue
-                shown = self._line_verdict(index, matchable[start:end].decode("utf-8", "replace"), regex, unless)
+        indices = tuple(index for index, _ in line_mode)
+        pairs = sum(len(held[key]) for _, keys in line_mode for key in keys)
+        if not c.has_line_set(indices) and pairs < c.set_worth * len(indices):
+            for index, keys in line_mode:
+                search = c.rules(index)[0]
+                for key in keys:
+                    for start, end in held[key].items():
+                        if search.find(data[start:end], 0) >= 0:
+                            self._line_hit(data, index, start, end, found)
+            return
+        tests, lines = c.line_set(indices), {}
+        for held_lines in held.values():
+            lines.update(held_lines)
+        direct = c.direct
+        for start, end in lines.items():
+            for k in tests(data[start:end]):
+                index = indices[k]
+                if direct[index] and end - start <= text.MAX_LINE:  # the common case, inline: this runs for every hit
+                    found.setdefault(index, {})[start] = None
+                else:
+                    self._line_hit(data, index, start, end, found)
+
+    def _line_hit(self, data: bytes, index: int, start: int, end: int, found: dict) -> None:
+        """The pattern matched the line: record it as the signature's hit if the line holds the
+        signature's literal and `unless` does not match (for a line over MAX_LINE, in one of its
+        windows), as the chunk search does."""
+        c, line = self.compiled, data[start:end]
+        if end - start > text.MAX_LINE:
+            if self._has_literal(index, line):
+                shown = self._line_verdict(index, line.decode("utf-8", "replace"), *c.rules(index)[1])
                 if shown is not None:
-                    found[(start, index)] = shown
+                    found.setdefault(index, {})[start] = shown
+        elif c.direct[index] or (self._has_literal(index, line) and not self._unless(index, line)):
+            found.setdefault(index, {})[start] = None
+
+    def _unless(self, index: int, line: bytes) -> bool:
+        unless = self.compiled.rules(index)[1][1]
+        return unless is not None and unless.search(line) is not None
+
+    def _search_chunk(self, data: bytes, index: int, found: dict) -> None:
+        """One signature through the whole chunk, match by match."""
+        c = self.compiled
+        search, (regex, unless) = c.rules(index)
+        pos, size, mine = 0, len(data), {}
+        while pos <= size:
+            at = search.find(data, pos)
+            if at < 0:
+                break
+            start = data.rfind(b"\n", 0, at) + 1
+            end = data.find(b"\n", at)
+            end = size if end == -1 else end
+            pos = end + 1
+            if end - start <= text.MAX_LINE and (c.direct[index] or self._has_literal(index, data[start:end])):
+                if c.direct[index] or unless is None or unless.search(data[start:end]) is None:
+                    mine[start] = None
+                continue
+            shown = self._line_verdict(index, data[start:end].decode("utf-8", "replace"), regex, unless)
+            if shown is not None:
+                mine[start] = shown
+        if mine:
+            found.setdefault(index, {}).update(mine)
+
+    @staticmethod
+    def _line_text(matchable: bytes, start: int, shown):
+        if shown is not None:
+            return shown
+        end = matchable.find(b"\n", start)
+        return matchable[start:len(matchable) if end == -1 else end]  # decoded only if it is kept
+
+    def _keep_in_order(self, chunk: bytes, matchable: bytes, first: int, found: dict):
+        """Keep the hits one by one in line order, reading the stamps of the first STAMPED_HITS:
+        (their stamps, the chunk's number of line ends)."""
         line_no, cursor, stamps = first, 0, []
-        for (start, index), shown in sorted(found.items()):
+        in_order = sorted((start, index, shown) for index, hits in found.items() for start, shown in hits.items())
+        for start, index, shown in in_order:
             line_no += chunk.count(b"\n", cursor, start)
             cursor = start
-            if shown is None:
-                end = matchable.find(b"\n", start)
-                shown = matchable[start:len(matchable) if end == -1 else end]  # decoded only if it is kept
+            shown = self._line_text(matchable, start, shown)
             if self._stamped < STAMPED_HITS:  # early hits' stamps count for staleness, in line order
                 self._stamped += 1
                 hit = _hit(line_no, shown)
@@ -186,7 +332,31 @@ class Scanner:
                 self._keep_hit(index, hit)
             else:
                 self._keep_hit(index, (line_no, shown))
-        return stamps
+        return stamps, line_no - first + chunk.count(b"\n", cursor)
+
+    def _keep_by_signature(self, chunk: bytes, matchable: bytes, first: int, found: dict) -> int:
+        """Once no more stamps are read, only each signature's count and its first and last
+        HITS_KEPT hits matter, and only those need a line number. Returns the chunk's number of
+        line ends."""
+        kept = []  # (start, index, to the head?)
+        for index, hits in found.items():
+            starts = sorted(hits)
+            self.result.counts[index] = self.result.counts.get(index, 0) + len(starts)
+            head, _ = self._tails.setdefault(index, ([], deque(maxlen=HITS_KEPT)))
+            room = max(HITS_KEPT - len(head), 0)
+            kept += [(start, index, True) for start in starts[:room]]
+            kept += [(start, index, False) for start in starts[room:][-HITS_KEPT:]]
+        line_no, cursor = first, 0
+        for start, index, to_head in sorted(kept):
+            line_no += chunk.count(b"\n", cursor, start)
+            cursor = start
+            head, tail = self._tails[index]
+            shown = self._line_text(matchable, start, found[index][start])
+            if to_head:
+                head.append(_hit(line_no, shown))
+            else:
+                tail.append((line_no, shown))
+        return line_no - first + chunk.count(b"\n", cursor)
 
     def _has_literal(self, index: int, line: bytes) -> bool:
         hay = line.lower() if self.compiled.ignore_case[index] else line

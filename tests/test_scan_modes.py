@@ -1,0 +1,86 @@
+"""The scan's ways of finding and keeping hits give the same result. Finding: each signature
+searched through the chunk, or the line mode (lines holding a rare literal tested against all
+their signatures in one RE2 set, or one signature at a time when a set is not worth compiling).
+Keeping: past STAMPED_HITS, hits are kept per signature and only the kept ones are numbered; the
+result must be the one keeping every hit one by one gives."""
+import dataclasses
+import random
+
+import pytest
+
+from relref.match import load_engine, scan
+from relref.match.evaluation import devset_cases
+from relref.records.load import load_records
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return load_engine()
+
+
+def _log(seed: int, lines: int) -> str:
+    """Every signature example and development paste, mixed with filler and with the cases the
+    line mode handles apart: lines over MAX_LINE holding a literal, soft line ends (CR),
+    upper-case copies (for the case-blind signatures)."""
+    rng = random.Random(seed)
+    shapes = [s["example"] for r in load_records() for s in r.data["signatures"] if s.get("example")]
+    shapes += [line for c in devset_cases() for line in c.text.splitlines() if line.strip()]
+    filler = ["[{t:.6f}] audit: type=1400 op=profile_load pid={n}", "step {n} loss 1.{n} lr 3e-4",
+              "node-1:{n}:{n} [0] NCCL INFO Channel 0{d}/0 : 0 -> 1 via P2P/IPC"]
+    out = []
+    for i in range(lines):
+        roll = rng.random()
+        if roll < 0.25:
+            line = rng.choice(shapes)
+        elif roll < 0.27:
+            line = "x" * rng.randrange(4000, 9000) + " " + rng.choice(shapes) + " " + "y" * rng.randrange(0, 3000)
+        elif roll < 0.29:
+            line = rng.choice(shapes).upper()
+        elif roll < 0.31:
+            line = rng.choice(shapes) + "\r" + rng.choice(shapes)
+        else:
+            line = rng.choice(filler).format(t=i / 100, n=rng.randrange(10**6), d=rng.randrange(10))
+        out.append(line)
+    return "\n".join(out)
+
+
+def _scan(engine, text: str, chunk: int, **compiled) -> dict:
+    scanner = scan.Scanner(engine.signatures, scan._Compiled(engine.compiled.signatures, **compiled))
+    for piece, cut in scan.chunks(text, size=chunk):
+        scanner.feed(piece, cut)
+    return dataclasses.asdict(scanner.finish())
+
+
+@pytest.mark.parametrize("seed, lines, chunk", [(1, 3000, 1 << 20), (2, 40000, 1 << 16), (3, 50000, 1 << 20)])
+def test_line_mode_and_chunk_search_find_the_same_hits(engine, seed, lines, chunk, monkeypatch):
+    text = _log(seed, lines)
+    chunk_wise = _scan(engine, text, chunk, line_budget=0)
+    assert sum(chunk_wise["counts"].values()) > scan.STAMPED_HITS or lines < 40000, "past the stamped hits"
+    assert chunk_wise["long_lines"] > 0
+    # a budget of 4 sends most literals back to the chunk search; set_worth 0 always compiles a set
+    for budget in (4, scan.LINE_BUDGET, 10**9):
+        for set_worth in (0, 10**9):
+            assert _scan(engine, text, chunk, line_budget=budget, set_worth=set_worth) == chunk_wise, (budget, set_worth)
+    monkeypatch.setattr(scan, "STAMPED_HITS", 10**9)  # every hit kept one by one (and its stamp read)
+    one_by_one = _scan(engine, text, chunk, line_budget=0)
+    for field in ("newest", "last_boot"):  # they read more stamps
+        del one_by_one[field], chunk_wise[field]
+    assert one_by_one == chunk_wise
+
+
+def test_the_line_mode_is_taken_and_left(engine):
+    """A rare literal goes to the line mode; one on more lines than the budget is searched
+    chunk-wise from then on (the test above would pass with either path alone)."""
+    xid = "[12.000000] NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus."
+    scanner = scan.Scanner(engine.signatures, scan._Compiled(engine.compiled.signatures, line_budget=50))
+    taken = []
+    split = scanner._split
+    scanner._split = lambda data, present: taken.append(split(data, present)) or taken[-1]
+    for piece, cut in scan.chunks("\n".join([xid] * 10 + ["filler"] * 1000 + [xid] * 200), size=4096):
+        scanner.feed(piece, cut)
+    index = next(i for i, s in enumerate(engine.signatures) if s["id"] == "xid-79-fallen-off-bus")
+    first_by_chunk, first_lines, _ = taken[0]
+    assert index in dict(first_lines) and index not in first_by_chunk
+    last_by_chunk, last_lines, _ = taken[-1]
+    assert index in last_by_chunk and index not in dict(last_lines)
+    assert scanner.finish().counts[index] == 210
