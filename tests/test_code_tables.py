@@ -201,7 +201,7 @@ def test_the_texts_the_engine_reads_name_the_codes_of_the_tables(tables):
     from relref.match.codes import DETECTORS, Detector
     from relref.records.code_tables import printed_texts
     texts = printed_texts(tables)
-    nccl_rule = next(p for kind, _, p, _ in DETECTORS if kind == "nccl-text")
+    nccl_rule = next(p for kind, p, _ in DETECTORS if kind == "nccl-text")
     for alternative in re.search(r"\((.*)\)", nccl_rule).group(1).split("|"):
         line = f"NCCL error in: ProcessGroupNCCL.cpp:1191, {alternative}, NCCL version 2.18.1"
         assert any(c[0] == "nccl" for c in Detector().codes_in(line, texts)), alternative

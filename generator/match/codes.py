@@ -2,36 +2,35 @@
 signals, Kubernetes reasons, Slurm states and reasons, DCGM failure codes. Twin:
 docs/assets/javascripts/match/codes.js.
 
-Each detector is an RE2 rule with the literal a line must hold and one group that captures the code
-as printed; `names` maps printed texts (the strings cudaGetErrorString, ncclGetErrorString or
+Each detector is an RE2 rule with one group that captures the code as printed; `names` maps printed texts (the strings cudaGetErrorString, ncclGetErrorString or
 strsignal print) to the code's name. The code tables (codes/*.yaml) say what each code means; the
 index carries the part the engine shows. A signal and the exit statuses it gives are one event:
 SIGKILL is exit 137 from a shell or container runtime and -9 from torchrun or Python.
 """
-from .dialect import compile_rule
+from .dialect import compile_rule, required_literals
 
-# (kind, literals that every match holds, pattern with one group, ignore case)
+# (kind, pattern with one group, ignore case); the literals a line must hold for a detector to be
+# tried are read from its pattern (dialect.required_literals), as for signatures.
 DETECTORS = [
-    ("xid", ["Xid"], r"\bXid (?:\(PCI:[0-9A-Fa-f:.]{4,20}\):? ?)?(\d{1,3})\b", False),
-    ("sxid", ["SXid"], r"\bSXid \(PCI:[0-9A-Fa-f:.]{4,20}\): (\d{5})\b", False),
-    ("cuda", ["cudaError"], r"\b(cudaError[A-Z][A-Za-z]{2,60})\b", False),
-    ("cuda-text", ["CUDA error: "], r"CUDA error: ([a-zA-Z][a-zA-Z0-9 ()/,'-]{2,100})", False),
-    ("cuda-oom", ["CUDA out of memory"], r"(CUDA out of memory)", False),
-    ("nccl", ["nccl"], r"\b(ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclInvalidArgument|"
-                       r"ncclInvalidUsage|ncclRemoteError|ncclInProgress)\b", False),
-    ("nccl-text", ["NCCL"], r"NCCL.{0,200}?(unhandled system error|unhandled cuda error|internal error|"
-                            r"invalid argument|invalid usage|remote process exited or there was a network error)", False),
-    ("exit", ["exit"], r"\bexit ?(?:code|status)[: ]{1,8}(-?\d{1,3})\b", True),
-    ("exit", ["exitcode"], r"\bexitcode ?[:=] ?(-?\d{1,3})\b", False),
-    ("exit", ["xited with code"], r"\b[Ee]xited with code (\d{1,3})\b", False),
-    ("signal", ["SIG"], r"\b(SIG(?:HUP|INT|QUIT|ILL|ABRT|BUS|FPE|KILL|USR1|SEGV|USR2|PIPE|ALRM|TERM|XCPU|XFSZ))\b", False),
-    ("signal-text", ["killed by signal: "], r"killed by signal: (Killed|Terminated|Segmentation fault|Bus error|Aborted|"
-                                            r"Hangup|Interrupt|Floating point exception)", False),
-    ("k8s", ["OOMKilled", "Evicted", "Preempting", "DeadlineExceeded", "CrashLoopBackOff", "ContainerStatusUnknown"],
-     r"\b(OOMKilled|Evicted|Preempting|DeadlineExceeded|CrashLoopBackOff)\b", False),
-    ("slurm", ["OUT_OF_MEMORY", "PREEMPTED", "NODE_FAIL", "DUE TO"], r"\b(OUT_OF_MEMORY|PREEMPTED|NODE_FAIL|"
-               r"DUE TO TIME LIMIT|DUE TO PREEMPTION|DUE TO NODE FAILURE|DUE TO JOB REQUEUE)\b", False),
-    ("dcgm", ["DCGM_FR_"], r"\b(DCGM_FR_[A-Z0-9_]{3,60})\b", False),
+    ("xid", r"\bXid (?:\(PCI:[0-9A-Fa-f:.]{4,20}\):? ?)?(\d{1,3})\b", False),
+    ("sxid", r"\bSXid \(PCI:[0-9A-Fa-f:.]{4,20}\): (\d{5})\b", False),
+    ("cuda", r"\b(cudaError[A-Z][A-Za-z]{2,60})\b", False),
+    ("cuda-text", r"CUDA error: ([a-zA-Z][a-zA-Z0-9 ()/,'-]{2,100})", False),
+    ("cuda-oom", r"(CUDA out of memory)", False),
+    ("nccl", r"\b(ncclUnhandledCudaError|ncclSystemError|ncclInternalError|ncclInvalidArgument|"
+             r"ncclInvalidUsage|ncclRemoteError|ncclInProgress)\b", False),
+    ("nccl-text", r"NCCL.{0,200}?(unhandled system error|unhandled cuda error|internal error|"
+                  r"invalid argument|invalid usage|remote process exited or there was a network error)", False),
+    ("exit", r"\bexit ?(?:code|status)[: ]{1,8}(-?\d{1,3})\b", True),
+    ("exit", r"\bexitcode ?[:=] ?(-?\d{1,3})\b", False),
+    ("exit", r"\b[Ee]xited with code (\d{1,3})\b", False),
+    ("signal", r"\b(SIG(?:HUP|INT|QUIT|ILL|ABRT|BUS|FPE|KILL|USR1|SEGV|USR2|PIPE|ALRM|TERM|XCPU|XFSZ))\b", False),
+    ("signal-text", r"killed by signal: (Killed|Terminated|Segmentation fault|Bus error|Aborted|"
+                    r"Hangup|Interrupt|Floating point exception)", False),
+    ("k8s", r"\b(OOMKilled|Evicted|Preempting|DeadlineExceeded|CrashLoopBackOff)\b", False),
+    ("slurm", r"\b(OUT_OF_MEMORY|PREEMPTED|NODE_FAIL|"
+              r"DUE TO TIME LIMIT|DUE TO PREEMPTION|DUE TO NODE FAILURE|DUE TO JOB REQUEUE)\b", False),
+    ("dcgm", r"\b(DCGM_FR_[A-Z0-9_]{3,60})\b", False),
 ]
 # Printed texts to code names (cudaGetErrorString, strsignal, and the result codes NCCL prints as text).
 NAMES = {
@@ -44,8 +43,8 @@ KIND_OF = {"cuda-text": "cuda", "cuda-oom": "cuda", "nccl-text": "nccl", "signal
 
 class Detector:
     def __init__(self, table: list | None = None):
-        self.rules = [(kind, literals, compile_rule(pattern, ignore_case), ignore_case)
-                      for kind, literals, pattern, ignore_case in (table or DETECTORS)]
+        self.rules = [(kind, required_literals(pattern), compile_rule(pattern, ignore_case), ignore_case)
+                      for kind, pattern, ignore_case in (table or DETECTORS)]
 
     def codes_in(self, line: str, texts: dict) -> list[tuple[str, str]]:
         """(kind, name) of each code the line names, in order, without repeats. `texts` maps

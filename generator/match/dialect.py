@@ -202,6 +202,27 @@ def required_literal(pattern: str) -> str:
 MIN_LITERAL = 3
 
 
+@functools.lru_cache(maxsize=None)
+def all_required(pattern: str) -> tuple[str, ...]:
+    """Literal runs every match contains, all of them (not one of several), besides those of
+    required_literals: the runs of a pattern without a top-level alternation. The browser engine
+    looks for them before running its (slower) regex on a line that holds a required literal."""
+    alternatives, _ = parse(pattern, 0)
+    if len(alternatives) != 1:
+        return ()
+    runs, run = [], ""
+    for piece in alternatives[0] + [Piece(".")]:  # the dot ends the last run
+        char = _literal_char(piece)
+        if char is not None and piece.min == piece.max == 1:
+            run += char
+            continue
+        if len(run) >= MIN_LITERAL:
+            runs.append(run)
+        run = ""
+    chosen = required_literals(pattern)
+    return tuple(r for r in runs if r not in chosen)
+
+
 def _any_of(alternatives) -> list[str]:
     options = [_best_in_sequence(seq) for seq in alternatives]
     return [] if any(not o for o in options) else sorted({lit for o in options for lit in o})

@@ -13,7 +13,7 @@ from lunr.builder import Builder
 
 from .. import cache
 from .hints import SPECIFIC_FRAMEWORKS
-from .dialect import compile_signature, required_literals
+from .dialect import all_required, compile_signature, required_literals
 from .lunr_form import compact
 from ..records.code_tables import code_pages, load_code_tables, printed_texts, read_locked_code_pages, row_aliases, row_codes
 from ..records.headings import cause_heading
@@ -102,7 +102,15 @@ def _signature(record: Record, sig: dict, matcher: "_PatternFinder", kinds: dict
              "literals": [lit.lower() for lit in literals] if sig.get("ignore_case") else literals}
     if sig.get("unless"):
         entry["unless"] = sig["unless"]
-    return entry
+    return _with_all_required(entry)
+
+
+def _with_all_required(entry: dict) -> dict:
+    """The literals a line must also hold (all of them), for the browser's scan: only for a
+    case-sensitive rule, where they are exactly what its pattern requires, and only when there are
+    some (the index is downloaded with every paste)."""
+    also = () if entry["ignore_case"] else all_required(entry["pattern"])
+    return dict(entry, also=list(also)) if also else entry
 
 
 class _PatternFinder:
@@ -259,12 +267,13 @@ def _codes(tables: dict, records: list[Record], locked) -> dict:
             own = row_codes(family, e)[0]
             for kind, name in row_aliases(family, e):
                 aliases[f"{kind}:{name}"] = f"{own[0]}:{own[1]}"
-    detectors = [{"kind": kind, "literals": literals, "pattern": pattern, "ignore_case": ignore_case,
+    detectors = [{"kind": kind, "literals": list(required_literals(pattern)), "pattern": pattern, "ignore_case": ignore_case,
                   "ref": None, "id": f"code-{kind}-{i}", "role": "symptom", "shared": True, "hardware": False, "causes": []}
-                 for i, (kind, literals, pattern, ignore_case) in enumerate(detect.DETECTORS)]
+                 for i, (kind, pattern, ignore_case) in enumerate(detect.DETECTORS)]
     for d in detectors:  # the scan's literals are lower-cased for rules that ignore case
         if d["ignore_case"]:
             d["literals"] = [lit.lower() for lit in d["literals"]]
+    detectors = [_with_all_required(d) for d in detectors]
     return {"entries": entries, "aliases": aliases, "texts": printed_texts(tables), "detectors": detectors,
             "names": detect.NAMES, "kind_of": detect.KIND_OF}
 

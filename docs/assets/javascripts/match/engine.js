@@ -82,6 +82,10 @@
   Engine.prototype.tokenize = function (text) { return this.tokenizer.tokenize(text); };
   Engine.prototype.parseStamp = function (line) { return this.stamps.parse(line); };
   Engine.prototype.scanner = function () { return new M.Scanner(this); };
+  Engine.prototype.literalSet = function () {  // built on the first scan, then kept
+    if (!this.literals) this.literals = new M.LiteralSet(this.scanRules);
+    return this.literals;
+  };
   Engine.prototype.chunker = function () { return new M.Chunker(this.rules.scan.chunk, this.text); };
 
   Engine.prototype.match = function (text, context, top) {
