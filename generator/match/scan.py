@@ -166,7 +166,7 @@ class Scanner:
             lines_text = chunk.decode("utf-8", "replace")
         if r.lines <= SHORT_PASTE:
             self._short_lines += list(enumerate(lines_text.split("\n"), first))
-        self._note_stamps(sorted(stamps + self._stamp_tail(chunk, first)))
+        self._note_stamps(sorted(stamps + self._stamp_tail(chunk, first + newlines)))
         if self._last_chunk is None:
             self._first_informative = self._informative(lines_text, first, INFORMATIVE_KEPT)
         self._last_chunk = (chunk, first)
@@ -397,10 +397,9 @@ class Scanner:
                     self.result.last_boot = line_no
                 self._last_uptime = seconds
 
-    def _stamp_tail(self, chunk: bytes, first: int) -> list:
-        """Stamps of the last lines of a chunk, read from the end: at most TAIL_STAMPS lines, and
-        no further than the STAMPS_WANTED-th line that has a stamp."""
-        last_no = first + chunk.count(b"\n")
+    def _stamp_tail(self, chunk: bytes, last_no: int) -> list:
+        """Stamps of the last lines of a chunk (the last is line `last_no`), read from the end: at
+        most TAIL_STAMPS lines, and no further than the STAMPS_WANTED-th line that has a stamp."""
         end, stamps = len(chunk), []
         for back in range(TAIL_STAMPS):
             start = chunk.rfind(b"\n", 0, end) + 1 if end > 0 else 0
