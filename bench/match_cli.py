@@ -89,7 +89,7 @@ def main() -> int:
             make(log, int(size), shape=shape)
         grep_s = timed(["grep", "-P", "-c", "-f", str(alternation), str(log)])[0] if size <= args.grep_max else float("nan")
         rg_s, rg_kb = timed([rg, "-c", "-f", str(alternation), str(log)], limit=args.limit) if rg else (float("nan"), 0)
-        base_s, _ = timed(before + [str(log)], env={"PYTHONPATH": str(base_dir), "PATH": "/usr/bin:/bin"})
+        base_s, _ = timed(before + [str(log)], env={"PYTHONPATH": str(base_dir), "PATH": "/usr/bin:/bin"}, limit=args.limit)
         ours_s, ours_kb = timed(relref + [str(log)])
         print(f"{shape + ' ' + f'{size / 1e6:.0f}MB':>14} {grep_s:>9.2f} {rg_s:>7.2f} {base_s:>8.2f} {ours_s:>8.2f} "
               f"{ours_s / rg_s:>6.2f} {base_s / ours_s:>9.2f} {rg_kb / 1024:>6.1f} {ours_kb / 1024:>9.1f}")

@@ -51,14 +51,14 @@ def _scan(engine, text: str, chunk: int, **compiled) -> dict:
     return dataclasses.asdict(scanner.finish())
 
 
-@pytest.mark.parametrize("seed, lines, chunk", [(1, 3000, 1 << 20), (2, 40000, 1 << 16), (3, 50000, 1 << 20)])
+@pytest.mark.parametrize("seed, lines, chunk", [(1, 3000, 1 << 20), (2, 40000, 1 << 16), (3, 40000, 1 << 20)])
 def test_line_mode_and_chunk_search_find_the_same_hits(engine, seed, lines, chunk, monkeypatch):
     text = _log(seed, lines)
     chunk_wise = _scan(engine, text, chunk, line_budget=0)
     assert sum(chunk_wise["counts"].values()) > scan.STAMPED_HITS or lines < 40000, "past the stamped hits"
     assert chunk_wise["long_lines"] > 0
     # a budget of 4 sends most literals back to the chunk search; set_worth 0 always compiles a set
-    for budget in (4, scan.LINE_BUDGET, 10**9):
+    for budget in (4, scan.LINE_BUDGET):
         for set_worth in (0, 10**9):
             assert _scan(engine, text, chunk, line_budget=budget, set_worth=set_worth) == chunk_wise, (budget, set_worth)
     monkeypatch.setattr(scan, "STAMPED_HITS", 10**9)  # every hit kept one by one (and its stamp read)

@@ -10,7 +10,8 @@ Where a signature's literals are rare in a chunk (kernel logs: an Xid line every
 some twenty Xid signatures), searching the chunk once per signature costs more than testing the few
 lines that hold the literals against all such signatures at once, in one RE2 set: that is the line
 mode. A literal found on more than LINE_BUDGET lines of a chunk is searched chunk-wise from then on.
-Both ways give the same hits (a test checks it); the browser's twin searches chunk-wise only.
+Both ways give the same hits (tests/test_scan_modes.py). The browser's twin has no RE2 set: it finds
+the literals a chunk holds with one Aho-Corasick pass and tests lines one signature at a time.
 
 The scan keeps a bounded sample: hit lines (first and last few per signature), informative lines from
 the first and last chunks for full-text relevance, and, from the stamps of hit lines and chunk ends,
@@ -67,7 +68,7 @@ class _Compiled:
         self.signatures = signatures
         self.line_budget, self.set_worth = line_budget, set_worth
         self._rules: dict = {}  # index -> (chunk search, (line test, unless)), compiled on first use
-        self._line_sets: dict = {}  # tuple of signature indices -> RE2 set of their patterns
+        self._line_sets: dict = {}  # tuple of signature indices -> the Match of an RE2 set of their patterns
         # A match of a case-sensitive pattern without `unless` contains its required literal, so a
         # line it is found in needs no second look unless the line is long.
         self.direct = [not s["ignore_case"] and not s.get("unless") for s in signatures]

@@ -241,7 +241,7 @@
       for (k = 0; k < classes; k++) {
         var t = go[s][k];
         if (t < 0) go[s][k] = go[fail[s]][k];
-        else { fail[t] = s === 0 ? 0 : go[fail[s]][k]; queue.push(t); }
+        else { fail[t] = go[fail[s]][k]; queue.push(t); }
       }
     }
     this.classOf = classOf;
