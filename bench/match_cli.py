@@ -11,6 +11,8 @@ folder and run with the same Python. Prints wall seconds and peak memory of each
 """
 import argparse
 import json
+import os
+import signal
 import shutil
 import subprocess
 import sys
@@ -31,12 +33,17 @@ BASELINE = "f88b1b7fc11257787ea4436012f9f59a2f9e9bd6"  # the freezing commit: th
 def timed(cmd: list[str], env=None, limit: float = 1800) -> tuple[float, int]:
     """Wall seconds and peak resident memory (KB) of a command, via GNU time; (inf, 0) when it runs
     past `limit` seconds (ripgrep's regex engine can fall off its fast path on a large file)."""
+    # A session of its own, so that a stopped run takes the timed tool down with GNU time (a
+    # timeout alone would kill time and leave the tool running beside the next measurements).
+    proc = subprocess.Popen(["/usr/bin/time", "-f", "%e %M", *cmd], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                            text=True, env=env, start_new_session=True)
     try:
-        out = subprocess.run(["/usr/bin/time", "-f", "%e %M", *cmd], capture_output=True, text=True, env=env,
-                             timeout=limit)
+        _, err = proc.communicate(timeout=limit)
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
         return float("inf"), 0
-    seconds, kb = out.stderr.strip().splitlines()[-1].split()
+    seconds, kb = err.strip().splitlines()[-1].split()
     return float(seconds), int(kb)
 
 

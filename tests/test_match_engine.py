@@ -254,3 +254,24 @@ def test_a_signature_alone_names_its_causes_in_its_own_order(engine):
 def test_a_stamp_is_read_from_the_start_of_a_line_on_its_own_clock(line, stamp):
     from relref.match import timestamps
     assert timestamps.parse(line) == stamp
+
+
+def test_a_log_of_one_long_line_is_read_in_bounded_text(engine, monkeypatch):
+    """A one-line log is a short paste (one line), whose text full-text relevance reads whole:
+    the scan keeps at most SHORT_CHARS of it (plus the chunk that passed the mark), and the
+    ranking tokenizes at most RELEVANCE_CHARS of hits, sample and context each. Before, a 50 MB
+    line was kept whole and its hundreds of 4,096-character hit windows tokenized: 176 s, 1.4 GB."""
+    from relref.match import engine as engine_module
+    from relref.match.scan import CHUNK, SHORT_CHARS, Scanner, chunks
+    line = " ".join(f"step {i} loss 1.{i} {XID79} {WATCHDOG}" for i in range(20000))  # some 8 MB, no line end
+    scanner = Scanner(engine.signatures, engine.compiled)
+    for chunk, cut in chunks(line):
+        scanner.feed(chunk, cut)
+    scan = scanner.finish()
+    assert scan.lines == 1 and len(scan.hits) > 2
+    assert sum(len(t) for _, t in scan.informative) <= SHORT_CHARS + CHUNK
+    read = []
+    real = engine_module.tokenize_words
+    monkeypatch.setattr(engine_module, "tokenize_words", lambda text: read.append(len(text)) or real(text))
+    result = engine.rank(scan, "context " * 100000, 5)
+    assert result["matches"] and max(read) <= 3 * engine_module.RELEVANCE_CHARS + 2

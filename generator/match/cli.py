@@ -1,5 +1,7 @@
 """`relref match [FILE|-] [--context TEXT] [--top N] [--json] [--verbose] [--follow [--until-confident]]`."""
 import argparse
+import ctypes
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -150,12 +152,31 @@ def _count(lines: int) -> str:
 
 def _blocks(stream):
     """The input in bounded pieces of bytes (the engine decodes what it shows, undecodable bytes
-    as U+FFFD)."""
-    while True:
+    as U+FFFD), handing the heap's free space back now and then (_give_back)."""
+    for n in itertools.count(1):
         block = stream.read(READ_SIZE)
         if not block:
             return
         yield block
+        if n % GIVE_BACK_EVERY == 0:
+            _give_back()
+
+
+GIVE_BACK_EVERY = 8  # blocks read between two _give_back calls
+
+
+def _give_back() -> None:
+    """Return the heap's free space to the system (glibc's malloc_trim; elsewhere nothing). The
+    scan allocates and frees megabyte chunks in no fixed order, and glibc kept their free space:
+    a one-line log of 1 GB peaked at 137 MB, 93 MB with this."""
+    if _LIBC is not None:
+        _LIBC.malloc_trim(0)
+
+
+try:
+    _LIBC = ctypes.CDLL(None) if hasattr(ctypes.CDLL(None), "malloc_trim") else None
+except OSError:
+    _LIBC = None
 
 
 def render_text(result: dict, verbose: bool = False) -> str:

@@ -21,7 +21,7 @@ from lunr.query import QueryPresence
 
 from . import hints as hint_rules, lunr_form
 from .dialect import compile_rule
-from .scan import Scanner, _Compiled, chunks
+from .scan import SHORT_CHARS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
@@ -40,6 +40,11 @@ CANDIDATE_KINDS = ("error", "symptom")  # field reports and practices are furthe
 CONDITION = "stale-hardware-evidence"
 HARDWARE_CATEGORIES = ("gpu-hardware",)  # references an application-class code alone cannot make strong
 MAX_TERMS = 64
+# Code points of the hit lines, of the informative sample and of the context that relevance and the
+# words read: hits are bounded in number but a hit on a line of megabytes is a window of 4,096, and
+# tokenizing some hundreds of those took minutes (a one-line log of 50 MB: 176 s, 1.4 GB). The scan
+# keeps as much of a short paste.
+RELEVANCE_CHARS = SHORT_CHARS
 CONTEXT_BOOST = 2.0
 WORDS_SHOWN = 8
 CHECKS_PER_MATCH = 4
@@ -78,14 +83,14 @@ class Engine:
         return self.rank(scanner.finish(), context, top)
 
     def rank(self, scan, context: str, top: int) -> dict:
-        context = normalise_text(context)
+        context = normalise_text(context)[:RELEVANCE_CHARS]
         warnings = _scan_warnings(scan)
         cues = self.rules.read_cues(context)
         replay = hint_rules.live(cues, "replay")
         stale = _stale_hits(scan, self.signatures, self.rules.window_seconds(context), replay, warnings)
-        sample = "\n".join(t for _, t in scan.informative)
+        sample = "\n".join(t for _, t in scan.informative)[:RELEVANCE_CHARS]
         hit_lines = "\n".join(dict.fromkeys(h.text for index in sorted(scan.hits) if index < len(self.signatures)
-                                             for h in scan.hits[index]))
+                                             for h in scan.hits[index]))[:RELEVANCE_CHARS]
         hints = hint_rules.merge(self.rules.read_hints(context), self.rules.read_hints(sample + "\n" + hit_lines))
         text_scores, terms = self._full_text(hit_lines, sample, context)
         spoken = {}  # term -> the word the paste or context wrote for it

@@ -30,10 +30,12 @@ HITS_KEPT = 8            # first and last hits kept per signature
 INFORMATIVE_KEPT = 100   # informative lines kept from the start and from the end
 TAIL_STAMPS = 64         # lines at each chunk's end whose stamps may be read
 STAMPS_WANTED = 4        # ... stopping at this many stamped lines
-SHORT_PASTE = 40         # a paste this short is used whole for full-text relevance
+SHORT_PASTE = 40         # a paste this short is used whole for full-text relevance ...
+SHORT_CHARS = 1 << 16    # ... up to this many code points (the engine reads no more: a one-line log of 1 GB is short)
 STAMPED_HITS = 4096      # hit lines whose stamps count for the staleness rules (then only kept hits')
 LINE_BUDGET = 2048       # lines holding one literal, per chunk, past which its signatures search chunk-wise
-LINE_SETS_KEPT = 32      # compiled RE2 sets of line-mode signatures kept, one per combination met
+LINE_SETS_KEPT = 8       # compiled RE2 sets of line-mode signatures kept, one per combination met
+SET_MOST, SET_MEM = 64, 16 << 20  # signatures in one set at most, and the memory it may take
 SET_WORTH = 128          # (line, signature) tests per signature that are worth compiling a set for
 INFORMATIVE = (r"error|exception|fail|fatal|timeout|timed out|killed|abort|panic|traceback|"
                r"warn|oom|refused|denied|not found|nan\b|segmentation|signal|xid|nccl|assert|"
@@ -67,7 +69,7 @@ class _Compiled:
     def __init__(self, signatures: list[dict], line_budget: int = LINE_BUDGET, set_worth: int = SET_WORTH):
         self.signatures = signatures
         self.line_budget, self.set_worth = line_budget, set_worth
-        self._rules: dict = {}  # index -> (chunk search, (line test, unless)), compiled on first use
+        self._rules: dict = {}  # index -> (search, unless), compiled on first use
         self._line_sets: dict = {}  # tuple of signature indices -> the Match of an RE2 set of their patterns
         # A match of a case-sensitive pattern without `unless` contains its required literal, so a
         # line it is found in needs no second look unless the line is long.
@@ -91,12 +93,13 @@ class _Compiled:
         self.informative = compile_rule(INFORMATIVE, ignore_case=True)
 
     def rules(self, index: int):
-        """A signature's chunk search and line tests. Compiled when a chunk first holds one of its
-        literals: most signatures never meet one in a given log, and compiling them all was most
-        of the time `relref match` took to start."""
+        """A signature's search (through a chunk, a line or a window of one) and its `unless` rule.
+        Compiled when a chunk first holds one of its literals: most signatures never meet one in a
+        given log, and compiling them all was most of the time `relref match` took to start."""
         if index not in self._rules:
             s = self.signatures[index]
-            self._rules[index] = (ChunkSearch(s["pattern"], s["ignore_case"]), compile_rule_pair(s))
+            unless = compile_rule(s["unless"], s["ignore_case"]) if s.get("unless") else None
+            self._rules[index] = (ChunkSearch(s["pattern"], s["ignore_case"]), unless)
         return self._rules[index]
 
     def present(self, chunk: bytes) -> list[int]:
@@ -105,36 +108,35 @@ class _Compiled:
         return sorted({i for k in (found or ()) for i in self.literal_owners[k]} | set(self.always))
 
     def has_line_set(self, indices: tuple) -> bool:
-        return indices in self._line_sets
+        return self._line_sets.get(indices) is not None
 
     def line_set(self, indices: tuple):
         """A test of a line against all these signatures' patterns at once (one RE2 set), giving
-        the positions in `indices` of those that match. Its DFA has room to spare (max_mem): a
-        set whose DFA ran out would report no match."""
-        found = self._line_sets.get(indices)
-        if found is None:
+        the positions in `indices` of those that match; None when there are too many to put in
+        one set (its program would pass SET_MEM). Only for lines of at most MAX_LINE: a set has
+        no slower engine to fall back on, and a set whose DFA ran out would report no match."""
+        if indices not in self._line_sets:
             if len(self._line_sets) >= LINE_SETS_KEPT:
                 self._line_sets.clear()
-            options = re2.Options()
-            options.never_nl = True
-            options.max_mem = 64 << 20
-            found = re2.Set.SearchSet(options)
-            for i in indices:
-                found.Add(("(?i)" if self.ignore_case[i] else "") + self.signatures[i]["pattern"])
-            found.Compile()
-            found = found._set.Match  # the wrapper's own object: the line mode calls it per line
-            self._line_sets[indices] = found
-        return found
+            self._line_sets[indices] = None
+            if len(indices) <= SET_MOST:
+                options = re2.Options()
+                options.never_nl = True
+                options.max_mem = SET_MEM
+                tests = re2.Set.SearchSet(options)
+                for i in indices:
+                    tests.Add(("(?i)" if self.ignore_case[i] else "") + self.signatures[i]["pattern"])
+                try:
+                    tests.Compile()
+                    self._line_sets[indices] = tests._set.Match  # the wrapper's own object: called per line
+                except re2.error:
+                    pass
+        return self._line_sets[indices]
 
 
 def _hit(line_no: int, shown) -> Hit:
     line = shown.decode("utf-8", "replace") if isinstance(shown, bytes) else shown
     return Hit(line_no, line, timestamps.parse(line))
-
-
-def compile_rule_pair(signature: dict):
-    return (compile_rule(signature["pattern"], signature["ignore_case"]),
-            compile_rule(signature["unless"], signature["ignore_case"]) if signature.get("unless") else None)
 
 
 class Scanner:
@@ -145,17 +147,19 @@ class Scanner:
         self._first_informative: list = []
         self._last_chunk = None  # (text, first line number)
         self._short_lines: list = []
+        self._short_chars = 0
         self._tails: dict = {}
         self._last_uptime = None
         self._stamped = 0
         self._dense: set = set()       # (literal, case-blind) found on over LINE_BUDGET lines of a chunk
         self._seen_lines: dict = {}    # (literal, case-blind) -> its lines in the chunk being scanned
+        self._long: dict = {}          # start -> [bytes, str or None] of the chunk's lines over MAX_LINE
 
     def feed(self, chunk: bytes, cut: bool = False) -> None:
         """Scan one normalised chunk. `cut`: it ends inside a line longer than a chunk."""
         first, r = self.line_no, self.result
         matchable = chunk.replace(b"\r", b"\n") if b"\r" in chunk else chunk
-        self._seen_lines = {}
+        self._seen_lines, self._long = {}, {}
         stamps, newlines = self._scan_signatures(chunk, matchable, first)
         self.line_no += newlines + (0 if cut else 1)
         r.lines = self.line_no - (0 if cut else 1)
@@ -163,10 +167,14 @@ class Scanner:
         if cut and first not in r.split_lines and len(r.split_lines) < HITS_KEPT:
             r.split_lines.append(first)
         lines_text = None
-        if r.lines <= SHORT_PASTE or self._last_chunk is None:
+        if (r.lines <= SHORT_PASTE and self._short_chars < SHORT_CHARS) or self._last_chunk is None:
             lines_text = chunk.decode("utf-8", "replace")
-        if r.lines <= SHORT_PASTE:
-            self._short_lines += list(enumerate(lines_text.split("\n"), first))
+        if r.lines <= SHORT_PASTE and self._short_chars < SHORT_CHARS:
+            for numbered in enumerate(lines_text.split("\n"), first):
+                self._short_lines.append(numbered)
+                self._short_chars += len(numbered[1]) + 1
+                if self._short_chars >= SHORT_CHARS:
+                    break
         self._note_stamps(sorted(stamps + self._stamp_tail(chunk, first + newlines)))
         if self._last_chunk is None:
             self._first_informative = self._informative(lines_text, first, INFORMATIVE_KEPT)
@@ -244,24 +252,31 @@ class Scanner:
 
     def _search_lines(self, data: bytes, line_mode: list, held: dict, found: dict) -> None:
         """The line mode: the lines holding a literal of these signatures, each against all of
-        them at once in one RE2 set; or, when the set is not compiled yet and there are only a few
-        lines, each against its own signatures (compiling a set costs as much as some hundred tests)."""
+        them at once in one RE2 set; or each against its own signatures, when the set is not
+        compiled yet and there are only a few lines (compiling a set costs as much as some hundred
+        tests) or when the signatures are too many for one set."""
         c = self.compiled
         indices = tuple(index for index, _ in line_mode)
         pairs = sum(len(held[key]) for _, keys in line_mode for key in keys)
-        if not c.has_line_set(indices) and pairs < c.set_worth * len(indices):
+        tests = c.line_set(indices) if c.has_line_set(indices) or pairs >= c.set_worth * len(indices) else None
+        if tests is None:
             for index, keys in line_mode:
                 search = c.rules(index)[0]
                 for key in keys:
                     for start, end in held[key].items():
-                        if search.find(data[start:end], 0) >= 0:
+                        if search.find(self._line(data, start, end), 0) >= 0:
                             self._line_hit(data, index, start, end, found)
             return
-        tests, lines = c.line_set(indices), {}
+        lines = {}
         for held_lines in held.values():
             lines.update(held_lines)
         direct = c.direct
         for start, end in lines.items():
+            if end - start > text.MAX_LINE:  # a set's DFA may run out on a long line, and then reports nothing
+                for index, keys in line_mode:
+                    if any(start in held[key] for key in keys) and c.rules(index)[0].find(self._line(data, start, end), 0) >= 0:
+                        self._line_hit(data, index, start, end, found)
+                continue
             for k in tests(data[start:end]):
                 index = indices[k]
                 if direct[index] and end - start <= text.MAX_LINE:  # the common case, inline: this runs for every hit
@@ -273,23 +288,23 @@ class Scanner:
         """The pattern matched the line: record it as the signature's hit if the line holds the
         signature's literal and `unless` does not match (for a line over MAX_LINE, in one of its
         windows), as the chunk search does."""
-        c, line = self.compiled, data[start:end]
+        c, line = self.compiled, self._line(data, start, end)
         if end - start > text.MAX_LINE:
             if self._has_literal(index, line):
-                shown = self._line_verdict(index, line.decode("utf-8", "replace"), *c.rules(index)[1])
+                shown = self._line_verdict(index, self._long_text(data, start, end), *c.rules(index))
                 if shown is not None:
                     found.setdefault(index, {})[start] = shown
         elif c.direct[index] or (self._has_literal(index, line) and not self._unless(index, line)):
             found.setdefault(index, {})[start] = None
 
     def _unless(self, index: int, line: bytes) -> bool:
-        unless = self.compiled.rules(index)[1][1]
+        unless = self.compiled.rules(index)[1]
         return unless is not None and unless.search(line) is not None
 
     def _search_chunk(self, data: bytes, index: int, found: dict) -> None:
         """One signature through the whole chunk, match by match."""
         c = self.compiled
-        search, (regex, unless) = c.rules(index)
+        search, unless = c.rules(index)
         pos, size, mine = 0, len(data), {}
         while pos <= size:
             at = search.find(data, pos)
@@ -303,11 +318,27 @@ class Scanner:
                 if c.direct[index] or unless is None or unless.search(data[start:end]) is None:
                     mine[start] = None
                 continue
-            shown = self._line_verdict(index, data[start:end].decode("utf-8", "replace"), regex, unless)
+            shown = self._line_verdict(index, self._long_text(data, start, end), search, unless)
             if shown is not None:
                 mine[start] = shown
         if mine:
             found.setdefault(index, {}).update(mine)
+
+    def _line(self, data: bytes, start: int, end: int) -> bytes:
+        """A line of the chunk; one over MAX_LINE is sliced once a chunk, however many signatures
+        look at it (a line of megabytes may hold literals of a hundred)."""
+        if end - start <= text.MAX_LINE:
+            return data[start:end]
+        if start not in self._long:
+            self._long[start] = [data[start:end], None]
+        return self._long[start][0]
+
+    def _long_text(self, data: bytes, start: int, end: int) -> str:
+        """A line over MAX_LINE, decoded once a chunk."""
+        kept = self._long.get(start) or self._long.setdefault(start, [data[start:end], None])
+        if kept[1] is None:
+            kept[1] = kept[0].decode("utf-8", "replace")
+        return kept[1]
 
     @staticmethod
     def _line_text(matchable: bytes, start: int, shown):
@@ -363,7 +394,7 @@ class Scanner:
         hay = line.lower() if self.compiled.ignore_case[index] else line
         return any(lit in hay for lit in self.compiled.literal_bytes[index])
 
-    def _line_verdict(self, index: int, line: str, regex, unless):
+    def _line_verdict(self, index: int, line: str, search, unless):
         """The text to show when the signature matches this line (None when it does not): the line
         holds a literal, and the pattern matches while `unless` does not, in the line or (for a
         line over MAX_LINE) in one of its windows."""
@@ -374,7 +405,7 @@ class Scanner:
         if len(line) > text.MAX_LINE:
             self.result.long_lines += 1
         for part in text.windows(line, positions):
-            if regex.search(part) is not None and not (unless is not None and unless.search(part) is not None):
+            if search.find(part.encode("utf-8"), 0) >= 0 and not (unless is not None and unless.search(part) is not None):
                 return part
         return None
 

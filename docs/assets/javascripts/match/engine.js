@@ -97,20 +97,20 @@
   };
 
   Engine.prototype.rank = function (scan, context, top) {
-    var self = this, rank = this.rules.rank, w = rank.weights;
-    context = this.text.normalise(context);
+    var self = this, rank = this.rules.rank, w = rank.weights, most = rank.relevance_chars;
+    context = M.sliceCp(this.text.normalise(context), 0, most);
     var warnings = scanWarnings(scan);
     var cues = this.hints.readCues(context);
     var replay = cues.filter(function (c) { return c.kind === "replay" && c.negated_by === null; });
     var stale = this.staleHits(scan, this.hints.windowSeconds(context), replay, warnings);
-    var sample = scan.informative.map(function (p) { return p[1]; }).join("\n");
+    var sample = M.sliceCp(scan.informative.map(function (p) { return p[1]; }).join("\n"), 0, most);
     var hitTexts = [], seenText = new Set();
     var nsig = this.signatures.length;
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
       if (index >= nsig) return;
       scan.hits.get(index).forEach(function (h) { if (!seenText.has(h.text)) { seenText.add(h.text); hitTexts.push(h.text); } });
     });
-    var hitLines = hitTexts.join("\n");
+    var hitLines = M.sliceCp(hitTexts.join("\n"), 0, most);
     var hints = mergeHints(this.hints.read(context), this.hints.read(sample + "\n" + hitLines));
     var ft = this.fullText(hitLines, sample, context), textScores = ft[0], terms = ft[1];
     var spoken = new Map();  // term -> the word the paste or context wrote for it

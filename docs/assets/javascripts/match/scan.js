@@ -24,6 +24,7 @@
     this.firstInformative = [];
     this.lastChunk = null;
     this.shortLines = [];
+    this.shortChars = 0;  // code points kept of a short paste (scan.py SHORT_CHARS)
     this.tails = new Map();
   }
   Scanner.prototype.feed = function (chunk, cut) {
@@ -32,9 +33,12 @@
     r.lines = this.lineNo - (cut ? 0 : 1);
     r.chars += chunk.length;
     if (cut && r.splitLines.indexOf(first) === -1 && r.splitLines.length < this.cfg.hits_kept) r.splitLines.push(first);
-    if (r.lines <= this.cfg.short_paste) {
-      var self = this;
-      chunk.split("\n").forEach(function (l, i) { self.shortLines.push([first + i, l]); });
+    if (r.lines <= this.cfg.short_paste && this.shortChars < this.cfg.short_chars) {
+      var parts = chunk.split("\n");
+      for (var p = 0; p < parts.length && this.shortChars < this.cfg.short_chars; p++) {
+        this.shortLines.push([first + p, parts[p]]);
+        this.shortChars += M.cpLength(parts[p]) + 1;
+      }
     }
     var matchable = chunk.indexOf("\r") !== -1 ? chunk.split("\r").join("\n") : chunk;
     var stamps = this.scanSignatures(chunk, matchable, first).concat(this.stampTail(chunk, first));
