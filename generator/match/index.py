@@ -7,6 +7,7 @@ for), a lunr full-text index over the references' words, and the context data
 import hashlib
 import json
 import re
+from collections import Counter
 from pathlib import Path
 
 from lunr.builder import Builder
@@ -35,7 +36,8 @@ def build_index(records: list[Record], code_tables: dict | None = None, locked_c
         "format": FORMAT,
         "rules": _rules(set(kinds)),
         "references": [_reference(r) for r in records],
-        "signatures": [_signature(r, s, matcher, kinds) for r in records for s in r.data["signatures"]],
+        "signatures": _with_all_required([_signature(r, s, matcher, kinds)
+                                          for r in records for s in r.data["signatures"]]),
         "codes": _codes(code_tables if code_tables is not None else load_code_tables(), records,
                         read_locked_code_pages() if locked_codes is None else locked_codes),
         "lunr": _lunr(records),
@@ -102,15 +104,24 @@ def _signature(record: Record, sig: dict, matcher: "_PatternFinder", kinds: dict
              "literals": [lit.lower() for lit in literals] if sig.get("ignore_case") else literals}
     if sig.get("unless"):
         entry["unless"] = sig["unless"]
-    return _with_all_required(entry)
+    return entry
 
 
-def _with_all_required(entry: dict) -> dict:
-    """The literals a line must also hold (all of them), for the browser's scan: only for a
-    case-sensitive rule, where they are exactly what its pattern requires, and only when there are
-    some (the index is downloaded with every paste)."""
-    also = () if entry["ignore_case"] else all_required(entry["pattern"])
-    return dict(entry, also=list(also)) if also else entry
+ALSO_SHARED = 3  # signatures with the same literals, from which on the browser's scan is told `also`
+
+
+def _with_all_required(entries: list[dict]) -> list[dict]:
+    """`also`: the literals a line must hold besides one of `literals` (all of them), for the
+    browser's scan, which tests a line holding a literal against each signature that has it, in
+    re2js. Given where that is many tests a line (ALSO_SHARED or more signatures with the same
+    literals, as the Xid signatures are) and only for a case-sensitive rule, where the literals
+    are exactly what its pattern requires: the index is downloaded with every paste."""
+    sharing = Counter(tuple(e["literals"]) for e in entries)
+    out = []
+    for e in entries:
+        also = () if e["ignore_case"] or sharing[tuple(e["literals"])] < ALSO_SHARED else all_required(e["pattern"])
+        out.append(dict(e, also=list(also)) if also else e)
+    return out
 
 
 class _PatternFinder:
@@ -275,7 +286,6 @@ def _codes(tables: dict, records: list[Record], locked) -> dict:
     for d in detectors:  # the scan's literals are lower-cased for rules that ignore case
         if d["ignore_case"]:
             d["literals"] = [lit.lower() for lit in d["literals"]]
-    detectors = [_with_all_required(d) for d in detectors]
     return {"entries": entries, "aliases": aliases, "texts": printed_texts(tables), "detectors": detectors,
             "names": detect.NAMES, "kind_of": detect.KIND_OF}
 
