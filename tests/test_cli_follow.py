@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from relref import paths
-from cli_process import wait_until_reading
+from cli_process import ctrl_c_as_from_a_shell, wait_until_reading
 
 RELREF = str(Path(sys.executable).with_name("relref"))
 XID = b"NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=python, GPU has fallen off the bus.\n"
@@ -37,7 +37,7 @@ class Live:
     def __init__(self, *args):
         env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}
         self.proc = subprocess.Popen([RELREF, "match", *args], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.PIPE, env=env)
+                                     stderr=subprocess.PIPE, env=env, preexec_fn=ctrl_c_as_from_a_shell)
         self.lines = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from relref import paths
-from cli_process import wait_until_reading
+from cli_process import ctrl_c_as_from_a_shell, wait_until_reading
 
 RELREF = str(Path(sys.executable).with_name("relref"))
 XID = b"NVRM: Xid (PCI:0000:3b:00): 79, pid=1, name=python, GPU has fallen off the bus.\n"
@@ -153,7 +153,7 @@ def test_scores_only_with_verbose(index):
 def test_ctrl_c_while_waiting_for_input_exits_130_without_a_traceback(index):
     import signal
     proc = subprocess.Popen([RELREF, "match", "--index", index, "-"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=ctrl_c_as_from_a_shell)
     proc.stdin.write(XID)
     proc.stdin.flush()
     wait_until_reading(proc)  # loaded, and reading a stream that has not ended
