@@ -45,8 +45,8 @@ MAX_MEM = 256 << 10  # bytes an RE2 object may take (program and DFA cache; past
 
 def compile_rule(pattern: str, ignore_case: bool = False):
     """An RE2 regex that never matches across a line end (\\d, \\s, \\w and \\b are ASCII). Each
-    keeps at most MAX_MEM: a scan holds some hundreds, and at RE2's default of 8 MiB each their DFA
-    caches had a one-line log of 1 GB take 404 MB (81 MB in all now, with cli._give_back)."""
+    keeps at most MAX_MEM: a scan holds some hundreds, and a one-line log of 1 GB peaked at 404 MB
+    with RE2's default of 8 MiB each, 305 MB at 1 MiB (81 MB now, with cli._give_back)."""
     options = re2.Options()
     options.case_sensitive = not ignore_case
     options.never_nl = True
