@@ -174,8 +174,9 @@ def _give_back() -> None:
 
 
 try:
-    _LIBC = ctypes.CDLL(None) if hasattr(ctypes.CDLL(None), "malloc_trim") else None
-except OSError:
+    _LIBC = ctypes.CDLL(None)
+    _LIBC.malloc_trim  # glibc only: look it up once, here
+except (OSError, AttributeError):
     _LIBC = None
 
 
