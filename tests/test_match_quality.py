@@ -74,3 +74,15 @@ def test_the_benchmark_shows_the_test_split_only_as_totals(engine, capsys):
     shown = [n for n in names if n in out]
     assert not shown, f"the test split's output names {shown[:5]}"
     assert "miss" not in out
+
+
+def test_a_two_failure_paste_answered_by_its_second_failure_is_judged_on_that_cause():
+    from relref.match.evaluation import Answer, Case, evaluate
+
+    case = Case("two", "text", ["ref-a"], cause="cause-a", shapes=("two-failure",),
+                second={"ref": "ref-b", "cause": "cause-b"})
+    first_cause = lambda got: evaluate([case], lambda c: got)["tallies"]["first_cause"]  # noqa: E731
+    assert first_cause(Answer(["ref-b"], True, cause="cause-b")).right == 1
+    assert first_cause(Answer(["ref-b"], True, cause="cause-a")).right == 0
+    assert first_cause(Answer(["ref-a"], True, cause="cause-a")).right == 1
+    assert first_cause(Answer(["ref-a"], True, cause="cause-b")).right == 0

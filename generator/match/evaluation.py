@@ -189,8 +189,11 @@ def evaluate(cases: list[Case], answer, hard: set | None = None) -> dict:
         t["top1"].add(top1)
         t["top3"].add(in3)
         t["confident_right"].add(got.confident and top1)
-        if case.cause:
-            t["first_cause"].add(top1 and got.cause == case.cause)
+        # A two-failure paste answered by its second failure is judged on that failure's cause.
+        by_second = bool(case.second) and bool(got.ids) and got.ids[0] == case.second["ref"] != case.accept[0]
+        want = case.second.get("cause") if by_second else case.cause
+        if want:
+            t["first_cause"].add(top1 and got.cause == want)
         if case.second:
             named = set(got.ids[:3]) | got.found
             t["two_failure"].add(case.accept[0] in named and case.second["ref"] in named)
