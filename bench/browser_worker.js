@@ -2,7 +2,7 @@
 // the engine and one pass of a single regular expression (the alternation of every signature
 // pattern) over the same text, in the same worker.
 importScripts("../vendor/lunr-2.3.9.min.js", "../vendor/re2js-2.10.0.js", "dialect.js", "text.js", "tokenize.js",
-              "timestamps.js", "hints.js", "scan.js", "engine.js");
+              "timestamps.js", "hints.js", "readings.js", "scan.js", "engine.js");
 onmessage = function (event) {
   var msg = event.data;
   fetch(msg.indexUrl).then(function (r) { return r.json(); }).then(function (index) {

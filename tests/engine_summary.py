@@ -14,4 +14,6 @@ def summary(r: dict) -> dict:
         "next": [f"{c['reference']}#{c['id']}" for c in r["next_checks"]],
         "findings": [[m["id"] for m in f["matches"]] for f in r["findings"]],
         "codes": [f"{c['kind']}:{c['code']}@{','.join(map(str, c['lines']))}" for c in r["codes"]],
+        "readings": [f"{x['id']}@{x['line']}:{x['text']}:{x['reason']}" for x in r["readings"]],
+        "context": [[("+" if w["fit"] else "-") + w["text"] for w in m["why"] if w["kind"] == "context"] for m in r["matches"]],
     }

@@ -8,7 +8,7 @@ from relref import paths
 
 MATCH_PY = paths.ROOT / "generator" / "match"
 MATCH_JS = paths.ROOT / "docs" / "assets" / "javascripts" / "match"
-TWINS = ["engine", "scan", "tokenize", "timestamps", "hints"]
+TWINS = ["engine", "scan", "tokenize", "timestamps", "hints", "readings"]
 
 
 def test_matching_imports_no_other_stage(tmp_path):

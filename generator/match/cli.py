@@ -235,6 +235,8 @@ def report_lines(result: dict, verbose: bool = False) -> list[Line]:
     cues = [c for c in result.get("cues", []) if not c["negated"]]
     if cues:
         out.append(Line("Read from the context: " + "; ".join(f"\"{c['text']}\" ({c['reason']})" for c in cues) + "."))
+    for r in result.get("readings", []):
+        out.append(Line(f"Read from line {r['line']}: {r['reason']}."))
     return out
 
 
@@ -258,4 +260,4 @@ def _why_line(w: dict) -> Line:
         return Line(f"   - {_line_numbers(w['lines'])}: signature {w['signature']} ({role}){extra}: {quote}", quote=quote)
     if w["kind"] == "words":
         return Line(f"   - words: {', '.join(w['terms'])}")
-    return Line("   - " + ("context fits: " if w["fit"] else "context conflicts: ") + w["text"])
+    return Line("   - " + ("fits: " if w["fit"] else "against: ") + w["text"])

@@ -2,7 +2,8 @@
 Twin: docs/assets/javascripts/match/engine.js (the same steps in the browser).
 
 Ranking combines signature hits (precise), field-weighted full-text relevance (recall), what the
-context says (names and cues) and what each reference is:
+context says (names and cues), what the numbers of a matched line say (readings.py) and what each
+reference is:
 - field reports and practices are further reading, never candidates;
 - a reference about a condition (stale or replayed evidence) ranks by that condition's evidence,
   not by the hardware lines it shares with the failure itself;
@@ -21,15 +22,16 @@ from lunr.query import QueryPresence
 
 from . import hints as hint_rules, lunr_form
 from .dialect import compile_rule
+from .readings import Readings
 from .scan import SHORT_CHARS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
-ENGINE_VERSION = "2.1.0"  # 2.1: causes in the signature's order; the code rules of 2026-12-01 (docs/matching.md)
+ENGINE_VERSION = "2.2.0"  # 2.2: readings of a matched line's numbers (GPU memory held elsewhere)
 RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
            "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
-           "hardware-unshown": -5.0}
+           "reading-support": 6.0, "reading-against": -6.0, "hardware-unshown": -5.0}
 TEXT_FLOOR = 0.25     # relative full-text score below which a reference without hits is not listed
 MIN_TERMS = 2         # distinct matched words a reference needs to be listed on words alone
 STRONG_MARGIN = 3.0   # a look-alike within this many points keeps the top answer from being strong
@@ -72,6 +74,7 @@ class Engine:
         self.lunr = Index.load(lunr_form.expand(index["lunr"]))
         self.vocabulary = set(index["lunr"]["terms"])
         self.rules = hint_rules.Rules()
+        self.readings = Readings()
         self.cause_idf = _cause_idf(self.refs)
         self.site_url = site_url
 
@@ -99,6 +102,7 @@ class Engine:
         hit_words = set(tokenize(hit_lines))
         said = set(tokenize(hit_lines + "\n" + sample + "\n" + context))  # for telling causes apart
         codes = self._codes(scan)
+        readings = self._readings(scan)
         candidates = {}
         for index in sorted(i for i in scan.hits if i < len(self.signatures)):
             sig = self.signatures[index]
@@ -109,10 +113,10 @@ class Engine:
         if condition:
             listed |= {ref for ref, r in self.refs.items() if CONDITION in r["explains"]}
         live_cues = [c for c in cues if c.negated_by is None]
-        for cue in live_cues:  # a cue brings up the references it speaks for, if the paste touches them at all
+        for cue in live_cues + readings:  # a cue or reading brings up the references it speaks for, if the paste touches them at all
             listed |= {ref for ref in cue.supports if ref in self.refs and (ref in candidates or text_scores.get(ref, 0) > 0)}
         scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
-                              condition, live_cues, hit_words, spoken, said) for ref in listed]
+                              condition, live_cues, readings, hit_words, spoken, said) for ref in listed]
         scored = [m for m in scored if m is not None]
         scored.sort(key=lambda m: (-m["score"], m["id"]))
         matches = [m for m in scored if m["kind"] in CANDIDATE_KINDS]
@@ -136,7 +140,16 @@ class Engine:
                 "confident": verdict == "confident", "answer": (lead + " " if lead else "") + _answer(verdict, matches),
                 "matches": matches, "further_reading": further, "next_checks": next_checks,
                 "findings": findings, "codes": codes, "warnings": warnings, "hints": hints,
-                "cues": [c.as_json() for c in cues]}
+                "cues": [c.as_json() for c in cues], "readings": [r.as_json() for r in readings]}
+
+    def _readings(self, scan) -> list:
+        """What the numbers of the matched lines say, first line first, one reading of each kind."""
+        hits = sorted((h for index in scan.hits if index < len(self.signatures) for h in scan.hits[index]),
+                      key=lambda h: h.line_no)
+        first = {}
+        for reading in self.readings.read(hits):
+            first.setdefault(reading.id, reading)
+        return list(first.values())
 
     def _codes(self, scan) -> list:
         """The codes the paste names, each with its meaning, what to do and its page, first line first."""
@@ -196,7 +209,7 @@ class Engine:
         return ({r["ref"]: r["score"] / best for r in results},
                 {r["ref"]: sorted(r["match_data"].metadata) for r in results})
 
-    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, hit_words, spoken, said):
+    def _score(self, ref_id, sig_hits, text_score, terms, hints, condition, cues, readings, hit_words, spoken, said):
         ref = self.refs[ref_id]
         is_condition = CONDITION in ref["explains"]
         score, why, strong_evidence, cause_weight = 0.0, [], False, {}
@@ -240,6 +253,20 @@ class Engine:
                 fits.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}")
         score += WEIGHTS["fit"] * len([f for f in fits if not f.startswith("the context says")])
         score += WEIGHTS["conflict"] * len([c for c in conflicts if not c.startswith("the context says")])
+        read_for = False  # a reading that speaks for a reference makes it a candidate, as a line would
+        for reading in readings:  # like a cue, but a reading against a reference leaves it a candidate
+            said_so = f"line {reading.line} says \"{reading.text}\" ({reading.id}): {reading.reason}"
+            if ref_id in reading.against:
+                score += WEIGHTS["reading-against"]
+                unsupported.append(said_so)
+            elif ref_id in reading.supports:
+                score += WEIGHTS["reading-support"]
+                fits.append(said_so)
+                read_for = True
+                for place, cause_id in enumerate(reading.causes.get(ref_id, ())):
+                    weight, lines, first, best = cause_weight.get(cause_id, (0.0, [], reading.id, place))
+                    cause_weight[cause_id] = (weight + WEIGHTS["reading-support"], lines + [reading.line], first,
+                                              min(best, place))
         why += [{"kind": "context", "fit": True, "text": f} for f in fits]
         why += [{"kind": "context", "fit": False, "text": c} for c in conflicts + unsupported]
         lines = sorted({h.line_no for _, hits, _, _ in sig_hits for h in hits})
@@ -249,7 +276,7 @@ class Engine:
         return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
                 "confidence": "weak", "score": _round(score, 4), "causes": causes, "why": why,
                 "_strong_evidence": strong_evidence and not conflicts and not unsupported,
-                "_hits": (bool(sig_hits) or is_condition) and not conflicts, "_lines": lines, "_cause_lines": cause_lines}
+                "_hits": (bool(sig_hits) or is_condition or read_for) and not conflicts, "_lines": lines, "_cause_lines": cause_lines}
 
     def _causes(self, ref: dict, cause_weight: dict, said: set) -> list:
         """The causes the answer names: those the matched lines point at (most evidence first, then

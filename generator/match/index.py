@@ -203,7 +203,7 @@ def _lunr_document(data: dict) -> dict:
 def _rules(known: set | None = None) -> dict:
     """The engine's tables, shared with the browser engine so both read one definition. Cues keep
     only the references this record set has (tests/test_cues.py checks the catalog has them all)."""
-    from . import engine, hints, scan, text, timestamps, tokenize as tok
+    from . import engine, hints, readings, scan, text, timestamps, tokenize as tok
     return {
         "text": {"spaces": text.SPACES, "soft_ends": text.SOFT_ENDS, "max_line": text.MAX_LINE,
                  "half_window": text.HALF_WINDOW},
@@ -212,6 +212,7 @@ def _rules(known: set | None = None) -> dict:
         "timestamps": {"forms": [[kind, pattern] for kind, pattern in timestamps.FORMS], "lead": timestamps.LEAD,
                        "head": timestamps.HEAD},
         "hints": hints.table(known),
+        "readings": readings.table(known),
         "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT,
                  "stamps_wanted": scan.STAMPS_WANTED, "stamped_hits": scan.STAMPED_HITS,
                  "tail_stamps": scan.TAIL_STAMPS, "short_paste": scan.SHORT_PASTE, "short_chars": scan.SHORT_CHARS,

@@ -25,5 +25,7 @@ function summary(r) {
     next: r.next_checks.map((c) => c.reference + "#" + c.id),
     findings: r.findings.map((f) => f.matches.map((m) => m.id)),
     codes: r.codes.map((c) => c.kind + ":" + c.code + "@" + c.lines.join(",")),
+    readings: r.readings.map((x) => x.id + "@" + x.line + ":" + x.text + ":" + x.reason),
+    context: r.matches.map((m) => m.why.filter((w) => w.kind === "context").map((w) => (w.fit ? "+" : "-") + w.text)),
   };
 }

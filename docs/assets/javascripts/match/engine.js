@@ -1,14 +1,15 @@
 // Twin of generator/match/engine.py: from what the scan found to the answer. The same algorithm as
 // the Python engine, over the same index; the tables (weights, words, regexes) come from the index,
 // so both sides read one definition and only the steps are written twice. The other steps are the
-// twins dialect.js, text.js, tokenize.js, timestamps.js, hints.js and scan.js. Tests run the
+// twins dialect.js, text.js, tokenize.js, timestamps.js, hints.js, readings.js and scan.js. Tests run the
 // development set through both engines and compare the answers.
 // Loaded by the match worker (importScripts, after its twins) and by node (require).
 (function (root) {
   "use strict";
   var node = typeof module === "object" && module.exports;
   var M = node ? Object.assign({}, require("./dialect.js"), require("./text.js"), require("./tokenize.js"),
-                               require("./timestamps.js"), require("./hints.js"), require("./scan.js")) : root.RelrefMatch;
+                               require("./timestamps.js"), require("./hints.js"), require("./readings.js"),
+                               require("./scan.js")) : root.RelrefMatch;
   var lunrLib = root.lunr || (typeof require === "function" ? require("../vendor/lunr-2.3.9.min.js") : null);
 
   // The lunr index as the match index carries it (field vectors and sorted terms, by number):
@@ -65,6 +66,7 @@
     this.tokenizer = new M.Tokenizer(rules.tokenizer);
     this.stamps = new M.Stamps(rules.timestamps);
     this.hints = new M.Hints(rules.hints);
+    this.readings = new M.Readings(rules.readings);
     this.informative = M.compileRule(rules.scan.informative, true);
     this.causeIdf = causeIdf(this.refs);
   }
@@ -118,6 +120,7 @@
     var hitWords = new Set(this.tokenize(hitLines));
     var said = new Set(this.tokenize(hitLines + "\n" + sample + "\n" + context));  // for telling causes apart
     var codes = this.codes(scan);
+    var readings = this.readLines(scan);
     var candidates = new Map();
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
       if (index >= nsig) return;
@@ -132,11 +135,11 @@
     });
     if (condition) Object.keys(this.refs).forEach(function (ref) { if (self.refs[ref].explains.indexOf(rank.condition) !== -1) listed.add(ref); });
     var liveCues = cues.filter(function (c) { return c.negated_by === null; });
-    liveCues.forEach(function (cue) {
+    liveCues.concat(readings).forEach(function (cue) {  // a cue or reading brings up the references it speaks for
       cue.supports.forEach(function (ref) { if (self.refs[ref] && (candidates.has(ref) || (textScores[ref] || 0) > 0)) listed.add(ref); });
     });
     var scored = Array.from(listed).map(function (ref) {
-      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, hitWords, spoken, said);
+      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, readings, hitWords, spoken, said);
     }).filter(Boolean);
     scored.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
     var kinds = rank.candidate_kinds;
@@ -157,7 +160,18 @@
     return { schema_version: rank.schema_version, engine_version: rank.engine_version, index_version: this.index.version || "",
              verdict: verdict, confident: verdict === "confident", answer: (lead ? lead + " " : "") + answerSentence(verdict, matches),
              matches: matches, further_reading: further, next_checks: nextChecks, findings: findings, codes: codes,
-             warnings: warnings, hints: hints, cues: cues.map(cueJson) };
+             warnings: warnings, hints: hints, cues: cues.map(cueJson),
+             readings: readings.map(function (r) { return { id: r.id, line: r.line, text: r.text, reason: r.reason }; }) };
+  };
+
+  // What the numbers of the matched lines say, first line first, one reading of each kind.
+  Engine.prototype.readLines = function (scan) {
+    var nsig = this.signatures.length, hits = [];
+    scan.hits.forEach(function (list, index) { if (index < nsig) hits = hits.concat(list); });
+    hits.sort(function (a, b) { return a.lineNo - b.lineNo; });
+    var first = new Map();
+    this.readings.read(hits).forEach(function (r) { if (!first.has(r.id)) first.set(r.id, r); });
+    return Array.from(first.values());
   };
 
   function cueJson(c) {
@@ -226,7 +240,7 @@
     return [scores, terms];
   };
 
-  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, hitWords, spoken, said) {
+  Engine.prototype.score = function (refId, sigHits, textScore, terms, hints, condition, cues, readings, hitWords, spoken, said) {
     var ref = this.refs[refId], rank = this.rules.rank, w = rank.weights, factor = rank.kind_factor[ref.kind];
     var isCondition = ref.explains.indexOf(rank.condition) !== -1;
     var score = 0, why = [], strongEvidence = false, causeWeight = new Map(), ownLine = false;
@@ -273,6 +287,22 @@
       }
     });
     score += w.fit * (fits.length - cueFits) + w.conflict * (conflicts.length - cueConflicts);
+    var readFor = false;  // a reading that speaks for a reference makes it a candidate, as a line would
+    readings.forEach(function (r) {  // like a cue, but a reading against a reference leaves it a candidate
+      var saidSo = "line " + r.line + " says \"" + r.text + "\" (" + r.id + "): " + r.reason;
+      if (r.against.indexOf(refId) !== -1) {
+        score += w["reading-against"];
+        unsupported.push(saidSo);
+      } else if (r.supports.indexOf(refId) !== -1) {
+        score += w["reading-support"];
+        fits.push(saidSo);
+        readFor = true;
+        (r.causes[refId] || []).forEach(function (cid, place) {
+          var prev = causeWeight.get(cid) || [0, [], r.id, place];
+          causeWeight.set(cid, [prev[0] + w["reading-support"], prev[1].concat([r.line]), prev[2], Math.min(prev[3], place)]);
+        });
+      }
+    });
     fits.forEach(function (f) { why.push({ kind: "context", fit: true, text: f }); });
     conflicts.concat(unsupported).forEach(function (c) { why.push({ kind: "context", fit: false, text: c }); });
     var lines = new Set(), causeLines = new Set();
@@ -283,7 +313,7 @@
     return { id: refId, title: ref.title, url: this.siteUrl + ref.url, kind: ref.kind, confidence: "weak",
              score: round(score, 4), causes: causes, why: why,
              _strong_evidence: strongEvidence && !conflicts.length && !unsupported.length,
-             _hits: (sigHits.length > 0 || isCondition) && !conflicts.length, _lines: lines,
+             _hits: (sigHits.length > 0 || isCondition || readFor) && !conflicts.length, _lines: lines,
              _cause_lines: Array.from(causeLines).sort(function (a, b) { return a - b; }) };
   };
 

@@ -99,7 +99,7 @@
     return el("li", { class: "rr-result", "data-reference-id": m.id, "data-confidence": m.confidence }, [
       el("h3", {}, [el("a", { href: m.url, text: m.title }), " ", el("span", { class: "rr-badge rr-conf-" + m.confidence, text: m.confidence })]),
       against.length ? el("div", { class: "rr-conflicts", role: "note" }, [
-        el("strong", { text: "Your context conflicts with this match:" }),
+        el("strong", { text: "The paste or context speaks against this match:" }),
         el("ul", {}, against.map(function (w) { return el("li", { text: w.text }); }))]) : null,
       m.causes.length ? el("ul", { class: "rr-causes" }, m.causes.map(function (c) {
         return el("li", {}, [el("span", { class: "rr-cause-label", text: "Cause: " }), c.title + (c.lines.length ? " (" + lines(c.lines) + ")" : "")]);
@@ -175,6 +175,9 @@
     }
     var read = describeHints(r.hints || {});
     if (read) container.appendChild(el("p", { class: "rr-hints", text: "Read from the paste and context: " + read + "." }));
+    (r.readings || []).forEach(function (x) {
+      container.appendChild(el("p", { class: "rr-hints", text: "Read from line " + x.line + ": " + x.reason + "." }));
+    });
     var further = r.further_reading || [];
     if (further.length) {
       container.appendChild(el("h2", { text: "Further reading" }));
@@ -197,7 +200,7 @@
       m.causes.forEach(function (c) { out.push("   - cause: " + c.title + (c.lines.length ? " (" + lines(c.lines) + ")" : "")); });
       m.why.forEach(function (w) {
         if (w.kind === "signature") out.push("   - " + lines(w.lines) + ": `" + md(w.text) + "`");
-        else if (w.kind === "context") out.push("   - context " + (w.fit ? "fits" : "conflicts") + ": " + w.text);
+        else if (w.kind === "context") out.push("   - " + (w.fit ? "fits" : "against") + ": " + w.text);
       });
     });
     if (r.next_checks.length) {

@@ -2,7 +2,7 @@
 // index once, reads pasted text or a dropped file in pieces, reports progress, and answers with the
 // same result object as `relref match --json`. It makes no request but the index.
 importScripts("../vendor/lunr-2.3.9.min.js", "../vendor/re2js-2.10.0.js", "dialect.js", "text.js", "tokenize.js",
-              "timestamps.js", "hints.js", "scan.js", "engine.js");
+              "timestamps.js", "hints.js", "readings.js", "scan.js", "engine.js");
 
 var CAP = 64 * 1024 * 1024;   // characters matched at most: above it, the last CAP are matched
 var PIECE = 1024 * 1024;

@@ -1,0 +1,120 @@
+"""What the numbers of a matched line say (generator/match/readings.py and its twin), on messages
+written here in the forms PyTorch's allocator prints (c10/cuda/CUDACachingAllocator.cpp), never taken
+from the development set or the test split. Documented on the matching page."""
+import json
+import subprocess
+
+import pytest
+
+from relref import paths
+from relref.match import load_engine
+from relref.match import readings as R
+from relref.records.load import load_records
+
+TAIL = (" If reserved but unallocated memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True"
+        " to avoid fragmentation.  See documentation for Memory Management  "
+        "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)")
+
+
+def new_form(total, free, procs, allocated, unallocated, word="capacity", allowed=""):
+    clauses = "".join(f"Process {pid} has {size} memory in use. " if pid else
+                      f"Including non-PyTorch memory, this process has {size} memory in use. " for pid, size in procs)
+    return (f"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 512.00 MiB. GPU 0 has a total {word} of "
+            f"{total} of which {free} is free. {clauses}{allowed}Of the allocated memory {allocated} is allocated by "
+            f"PyTorch, and {unallocated} is reserved by PyTorch but unallocated.{TAIL}")
+
+
+def old_form(total, allocated, free, reserved, allowed=""):
+    return (f"RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 1; {total} total capacity; {allocated} "
+            f"already allocated; {free} free; {allowed}{reserved} reserved in total by PyTorch)")
+
+
+# Another process holds most of the GPU: 22 of 24 GiB outside this process's 1.5 GiB.
+HELD_OLD = old_form("23.65 GiB", "1.20 GiB", "12.50 MiB", "1.50 GiB")
+HELD_NEW = new_form("79.15 GiB", "18.00 MiB", [(73311, "61.02 GiB"), (None, "18.10 GiB")], "17.20 GiB", "402.00 MiB")
+# This process filled the GPU itself.
+OWN_OLD = old_form("15.78 GiB", "14.10 GiB", "40.00 MiB", "14.60 GiB")
+OWN_NEW = new_form("79.15 GiB", "18.00 MiB", [(None, "78.60 GiB")], "76.90 GiB", "1.10 GiB")
+# In a container the driver's PID of the failing process itself is shown as "Process N".
+OWN_IN_CONTAINER = new_form("47.53 GiB", "94.00 MiB", [(1381433, "47.43 GiB")], "47.03 GiB", "83.00 MiB")
+# A small neighbour does not decide it.
+SMALL_NEIGHBOUR = new_form("79.10 GiB", "364.31 MiB", [(175080, "1.46 GiB"), (175356, "77.26 GiB")], "72.12 GiB",
+                           "3.78 GiB", word="capacty")
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return load_engine()
+
+
+def test_the_rest_of_the_gpu_is_read_from_both_forms_of_the_message():
+    rules = R.Readings()
+    old = rules.memory_elsewhere(4, HELD_OLD)
+    assert old is not None and old.line == 4 and old.id == "gpu-memory-held-elsewhere"
+    assert old.reason.startswith("22.1 GiB of the GPU's 23.7 GiB") and "(1.5 GiB)" in old.reason
+    new = rules.memory_elsewhere(1, HELD_NEW)
+    assert new is not None and new.reason.startswith("61.5 GiB of the GPU's 79.2 GiB")
+    typo = rules.memory_elsewhere(1, new_form("79.15 GiB", "18.00 MiB", [(9, "61.02 GiB")], "17.20 GiB", "402.00 MiB",
+                                              word="capacty"))
+    assert typo is not None, "some 2.1 builds print 'total capacty'"
+
+
+@pytest.mark.parametrize("text", [OWN_OLD, OWN_NEW, OWN_IN_CONTAINER, SMALL_NEIGHBOUR])
+def test_a_gpu_this_process_filled_gives_no_reading(text):
+    assert R.Readings().memory_elsewhere(1, text) is None
+
+
+def test_a_memory_fraction_gives_no_reading():
+    """With torch.cuda.set_per_process_memory_fraction the cap may be what ran out."""
+    rules = R.Readings()
+    assert rules.memory_elsewhere(1, old_form("23.65 GiB", "1.20 GiB", "12.50 MiB", "1.50 GiB", allowed="2.00 GiB allowed; ")) is None
+    assert rules.memory_elsewhere(1, new_form("79.15 GiB", "18.00 MiB", [(73311, "61.02 GiB")], "17.20 GiB", "402.00 MiB",
+                                              allowed="18.00 GiB allowed; ")) is None
+
+
+@pytest.mark.parametrize("text", [HELD_OLD, HELD_NEW])
+def test_memory_held_elsewhere_keeps_the_oom_reference_from_being_strong(engine, text):
+    result = engine.match("Traceback (most recent call last):\n  File \"train.py\", line 80, in <module>\n" + text)
+    assert result["verdict"] != "confident"
+    assert [r["id"] for r in result["readings"]] == ["gpu-memory-held-elsewhere"] and result["readings"][0]["line"] == 3
+    ids = [m["id"] for m in result["matches"]]
+    assert ids[0] in R.SUPPORTS and "oom-killed-mid-step" in ids
+    oom = next(m for m in result["matches"] if m["id"] == "oom-killed-mid-step")
+    assert oom["confidence"] == "possible"
+    assert any(w["kind"] == "context" and not w["fit"] and "gpu-memory-held-elsewhere" in w["text"] for w in oom["why"])
+    lead = result["matches"][0]
+    assert lead["causes"][0]["id"] in R.CAUSES[lead["id"]]
+
+
+@pytest.mark.parametrize("text", [OWN_OLD, OWN_NEW, OWN_IN_CONTAINER])
+def test_a_gpu_this_process_filled_stays_a_strong_oom(engine, text):
+    result = engine.match(text)
+    assert result["readings"] == []
+    assert result["verdict"] == "confident" and result["matches"][0]["id"] == "oom-killed-mid-step"
+
+
+def test_the_readings_name_references_and_causes_the_records_have():
+    records = {r.id: r for r in load_records()}
+    for ref in R.AGAINST + R.SUPPORTS:
+        assert ref in records, ref
+    for ref, causes in R.CAUSES.items():
+        assert ref in R.SUPPORTS
+        assert set(causes) <= {c["id"] for c in records[ref].data["causes"]}, ref
+
+
+def test_the_browser_twin_reads_the_same(tmp_path):
+    """readings.js, through node, on the same lines: the same reading or none."""
+    lines = [HELD_OLD, HELD_NEW, OWN_OLD, OWN_NEW, OWN_IN_CONTAINER, SMALL_NEIGHBOUR]
+    script = tmp_path / "read.js"
+    script.write_text(
+        "const {Readings} = require(" + json.dumps(str(paths.ROOT / "docs/assets/javascripts/match/readings.js")) + ");\n"
+        "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
+        "const r = new Readings(input.table);\n"
+        "console.log(JSON.stringify(input.lines.map((t, i) => { const x = r.memoryElsewhere(i + 1, t);"
+        " return x && [x.id, x.line, x.text, x.reason]; })));\n", encoding="utf-8")
+    out = subprocess.run(["node", str(script)], input=json.dumps({"table": R.table(), "lines": lines}),
+                         capture_output=True, text=True, check=True).stdout
+    rules = R.Readings()
+    mine = [(lambda x: x and [x.id, x.line, x.text, x.reason])(rules.memory_elsewhere(i + 1, t)) for i, t in enumerate(lines)]
+    assert json.loads(out) == mine
+    assert sum(1 for x in mine if x) == 2
