@@ -23,7 +23,7 @@ from lunr.query import QueryPresence
 from . import hints as hint_rules, lunr_form
 from .dialect import compile_rule
 from .readings import Readings
-from .scan import SHORT_CHARS, Scanner, _Compiled, chunks
+from .scan import SHORT_CHARS, SIGNATURE_DEFAULTS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
@@ -63,7 +63,7 @@ class Engine:
     def __init__(self, index: dict, site_url: str = ""):
         self.index = index
         self.refs = {r["id"]: r for r in index["references"]}
-        self.signatures = index["signatures"]
+        self.signatures = [{**SIGNATURE_DEFAULTS, **s} for s in index["signatures"]]
         codes = index.get("codes", {})
         self.code_entries, self.code_aliases = codes.get("entries", {}), codes.get("aliases", {})
         self.code_texts, self.code_names = codes.get("texts", {}), codes.get("names", {})

@@ -16,6 +16,7 @@ from .. import cache
 from .hints import SPECIFIC_FRAMEWORKS
 from .dialect import all_required, compile_signature, required_literals
 from .lunr_form import compact
+from .scan import SIGNATURE_DEFAULTS
 from ..records.code_tables import code_pages, load_code_tables, printed_texts, read_locked_code_pages, row_aliases, row_codes
 from ..records.headings import cause_heading
 from ..records.load import Record
@@ -36,8 +37,8 @@ def build_index(records: list[Record], code_tables: dict | None = None, locked_c
         "format": FORMAT,
         "rules": _rules(set(kinds)),
         "references": [_reference(r) for r in records],
-        "signatures": _with_all_required([_signature(r, s, matcher, kinds)
-                                          for r in records for s in r.data["signatures"]]),
+        "signatures": [_without_defaults(e) for e in _with_all_required([_signature(r, s, matcher, kinds)
+                                                                          for r in records for s in r.data["signatures"]])],
         "codes": _codes(code_tables if code_tables is not None else load_code_tables(), records,
                         read_locked_code_pages() if locked_codes is None else locked_codes),
         "lunr": _lunr(records),
@@ -122,6 +123,10 @@ def _with_all_required(entries: list[dict]) -> list[dict]:
         also = () if e["ignore_case"] or sharing[tuple(e["literals"])] < ALSO_SHARED else all_required(e["pattern"])
         out.append(dict(e, also=list(also)) if also else e)
     return out
+
+
+def _without_defaults(entry: dict) -> dict:
+    return {k: v for k, v in entry.items() if k not in SIGNATURE_DEFAULTS or v != SIGNATURE_DEFAULTS[k]}
 
 
 class _PatternFinder:
@@ -215,7 +220,7 @@ def _rules(known: set | None = None) -> dict:
         "readings": readings.table(known),
         "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT,
                  "stamps_wanted": scan.STAMPS_WANTED, "stamped_hits": scan.STAMPED_HITS,
-                 "tail_stamps": scan.TAIL_STAMPS, "short_paste": scan.SHORT_PASTE, "short_chars": scan.SHORT_CHARS,
+                 "tail_stamps": scan.TAIL_STAMPS, "signature_defaults": scan.SIGNATURE_DEFAULTS, "short_paste": scan.SHORT_PASTE, "short_chars": scan.SHORT_CHARS,
                  "informative": scan.INFORMATIVE},
         "rank": {"weights": engine.WEIGHTS, "kind_factor": engine.KIND_FACTOR, "text_floor": engine.TEXT_FLOOR,
                  "min_terms": engine.MIN_TERMS, "relevance_chars": engine.RELEVANCE_CHARS,

@@ -50,7 +50,8 @@
         return test.test(line);
       } });
     }
-    this.signatures = index.signatures.map(withTest);
+    var defaults = rules.scan.signature_defaults;  // the index leaves out fields that hold these
+    this.signatures = index.signatures.map(function (s) { return withTest(Object.assign({}, defaults, s)); });
     var codes = index.codes || {};
     this.codeEntries = codes.entries || {};
     this.codeAliases = codes.aliases || {};
