@@ -210,6 +210,18 @@ def test_a_signal_alone_leads_to_oom_first_but_a_line_naming_where_it_landed_lea
     assert worker["answer"].startswith("SIGKILL")
 
 
+def test_under_a_signal_references_with_a_matched_line_come_before_those_touched_by_words(engine):
+    """torchrun's SIGTERM to the surviving workers (torch/distributed/elastic/multiprocessing/api.py
+    logs "Sending process %s closing signal %s"): the code table's order ranks the references, but
+    one the paste reaches only through its words never leads one whose signature matched a line."""
+    text = "".join(f"WARNING:torch.distributed.elastic.multiprocessing.api:Sending process {pid} closing signal SIGTERM\n"
+                   for pid in range(4000, 4007))
+    result = engine.match(text)
+    assert not result["confident"] and result["answer"].startswith("SIGTERM")
+    with_line = [any(w["kind"] == "signature" for w in m["why"]) for m in result["matches"]]
+    assert with_line[0] and with_line == sorted(with_line, reverse=True), [m["id"] for m in result["matches"]]
+
+
 def test_an_application_code_holds_back_a_gpu_verdict_but_not_an_out_of_memory_one(engine):
     """A CUDA out-of-memory error is an application-class code: the OOM reference (memory) can
     still be strong, with the GPU-memory cause. An illegal memory access or an Xid 13 alone (also

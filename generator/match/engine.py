@@ -384,9 +384,11 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) 
     hit_lines = {h.line_no for hits in candidates.values() for _, hs, _, _ in hits for h in hs}
     if signals and hit_lines and hit_lines <= {line for c in signals for line in c["lines"]}:
         # A line that names where the signal landed (a DataLoader worker) is the reference's own
-        # cause line: it leads, and may stay strong; the code table's order ranks the rest.
+        # cause line: it leads, and may stay strong; the code table's order ranks the rest, those
+        # with a matched line before those the paste touches by words only.
         order = {ref: i for i, ref in enumerate(signals[0]["references"])}
-        matches.sort(key=lambda m: (not m["_cause_lines"], order.get(m["id"], len(order)), -m["score"], m["id"]))
+        matches.sort(key=lambda m: (not m["_cause_lines"], not m["_lines"], order.get(m["id"], len(order)), -m["score"],
+                                    m["id"]))
         for m in matches:
             if m["confidence"] == "strong" and not (m is matches[0] and m["_cause_lines"]):
                 m["confidence"] = "possible"

@@ -475,9 +475,13 @@
       signals[0].references.forEach(function (ref, i) { order[ref] = i; });
       var rankOf = function (m) { return order.hasOwnProperty(m.id) ? order[m.id] : signals[0].references.length; };
       // A line that names where the signal landed (a DataLoader worker) is the reference's own
-      // cause line: it leads, and may stay strong; the code table's order ranks the rest.
+      // cause line: it leads, and may stay strong; the code table's order ranks the rest, those
+      // with a matched line before those the paste touches by words only.
       var ownLine = function (m) { return m._cause_lines.length ? 0 : 1; };
-      matches.sort(function (a, b) { return ownLine(a) - ownLine(b) || rankOf(a) - rankOf(b) || b.score - a.score || cmp(a.id, b.id); });
+      var anyLine = function (m) { return m._lines.size ? 0 : 1; };
+      matches.sort(function (a, b) {
+        return ownLine(a) - ownLine(b) || anyLine(a) - anyLine(b) || rankOf(a) - rankOf(b) || b.score - a.score || cmp(a.id, b.id);
+      });
       matches.forEach(function (m, i) { if (m.confidence === "strong" && !(i === 0 && m._cause_lines.length)) m.confidence = "possible"; });
       return codeTitle(signals[0]) + ": " + signals[0].gloss;
     }
