@@ -4,7 +4,7 @@ import pytest
 from relref.match.evaluation import Answer, devset_cases, evaluate
 from relref.match import load_engine
 
-from .conftest import match_in_page, open_match, wait_until
+from .conftest import match_in_page, open_match, paste, wait_until
 
 XID79 = "NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus."
 WATCHDOG = ("[rank3]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 3] Watchdog caught collective "
@@ -42,6 +42,22 @@ def test_results_show_rank_confidence_why_and_checks(page, artifacts):
     assert "#check-" in check.get_attribute("href")
     assert "does not confirm the cause" in page.inner_text("article")
     page.screenshot(path=str(artifacts / "match-page.png"), full_page=True)
+
+
+def test_a_reading_of_the_numbers_is_said_and_moves_the_answer(page, artifacts):
+    """A CUDA out-of-memory message whose numbers show another process holding most of the GPU
+    (the 1.x form, written as PyTorch's allocator prints it): the page says what it read, the
+    leftover-process references lead and the OOM reference says why it is not the answer."""
+    open_match(page)
+    paste(page, "#rr-paste", "RuntimeError: CUDA out of memory. Tried to allocate 64.00 MiB (GPU 1; 23.65 GiB total "
+          "capacity; 1.20 GiB already allocated; 12.50 MiB free; 1.50 GiB reserved in total by PyTorch)")
+    page.wait_for_selector("#rr-results .rr-result")
+    assert ranking(page)[0][0] in ("zombie-gpu-process", "training-restart-stuck")
+    assert "Read from line 1: 22.1 GiB of the GPU's 23.7 GiB is neither free nor held" in page.inner_text("#rr-results")
+    oom = page.query_selector('#rr-results .rr-result[data-reference-id="oom-killed-mid-step"]')
+    assert oom.get_attribute("data-confidence") == "possible"
+    assert "gpu-memory-held-elsewhere" in oom.inner_text()
+    page.screenshot(path=str(artifacts / "match-page-reading.png"), full_page=True)
 
 
 def test_a_code_in_the_paste_is_explained_with_its_page(page):
