@@ -42,6 +42,13 @@ SMALL_NEIGHBOUR = new_form("79.10 GiB", "364.31 MiB", [(175080, "1.46 GiB"), (17
                            "3.78 GiB", word="capacty")
 
 
+# The request fits in the free plus the reserved-but-unallocated memory, and still failed.
+FRAG_NEW = new_form("79.15 GiB", "1.20 GiB", [(None, "77.40 GiB")], "40.00 GiB", "36.00 GiB").replace("512.00 MiB", "20.00 GiB")
+FRAG_OLD = old_form("15.78 GiB", "9.10 GiB", "1.10 GiB", "14.20 GiB").replace("64.00 MiB", "2.00 GiB")
+# The record's own example: 12.73 free + 9.35 unallocated = 22.08 GiB < the 22.78 GiB requested.
+TOO_LARGE = new_form("31.47 GiB", "12.73 GiB", [(None, "18.73 GiB")], "9.08 GiB", "9.35 GiB").replace("512.00 MiB", "22.78 GiB")
+
+
 @pytest.fixture(scope="module")
 def engine():
     return load_engine()
@@ -64,6 +71,29 @@ def test_a_gpu_this_process_filled_gives_no_reading(text):
     assert R.Readings().memory_elsewhere(1, text) is None
 
 
+def test_a_request_that_fit_in_the_free_and_cached_memory_is_read_as_fragmentation():
+    rules = R.Readings()
+    new = rules.memory_fragmented(2, FRAG_NEW)
+    assert new is not None and new.id == "gpu-memory-fragmented" and new.line == 2
+    assert new.reason.startswith("the request of 20.0 GiB was no larger than the free 1.2 GiB plus the 36.0 GiB")
+    old = rules.memory_fragmented(1, FRAG_OLD)
+    assert old is not None and "plus the 5.1 GiB reserved but unallocated" in old.reason
+    assert rules.memory_fragmented(1, TOO_LARGE) is None, "a request larger than free plus cached is simply too large"
+    assert rules.memory_elsewhere(1, FRAG_NEW) is None and rules.memory_elsewhere(1, TOO_LARGE) is None
+    for text in (OWN_OLD, OWN_NEW, OWN_IN_CONTAINER, HELD_OLD):
+        assert rules.memory_fragmented(1, text) is None, text
+
+
+def test_fragmentation_brings_up_its_reference_and_names_its_cause(engine):
+    result = engine.match(FRAG_NEW)
+    assert [r["id"] for r in result["readings"]] == ["gpu-memory-fragmented"]
+    frag = next(m for m in result["matches"] if m["id"] == "caching-allocator-fragmentation-stragglers")
+    assert frag["causes"][0]["id"] == "segment-fragmentation" and frag["confidence"] != "weak"
+    assert "oom-killed-mid-step" in [m["id"] for m in result["matches"][:2]]
+    plain = engine.match(TOO_LARGE)
+    assert plain["readings"] == [] and plain["matches"][0]["id"] == "oom-killed-mid-step"
+
+
 def test_a_memory_fraction_gives_no_reading():
     """With torch.cuda.set_per_process_memory_fraction the cap may be what ran out."""
     rules = R.Readings()
@@ -78,12 +108,12 @@ def test_memory_held_elsewhere_keeps_the_oom_reference_from_being_strong(engine,
     assert result["verdict"] != "confident"
     assert [r["id"] for r in result["readings"]] == ["gpu-memory-held-elsewhere"] and result["readings"][0]["line"] == 3
     ids = [m["id"] for m in result["matches"]]
-    assert ids[0] in R.SUPPORTS and "oom-killed-mid-step" in ids
+    assert ids[0] in R.EFFECTS["gpu-memory-held-elsewhere"]["supports"] and "oom-killed-mid-step" in ids
     oom = next(m for m in result["matches"] if m["id"] == "oom-killed-mid-step")
     assert oom["confidence"] == "possible"
     assert any(w["kind"] == "context" and not w["fit"] and "gpu-memory-held-elsewhere" in w["text"] for w in oom["why"])
     lead = result["matches"][0]
-    assert lead["causes"][0]["id"] in R.CAUSES[lead["id"]]
+    assert lead["causes"][0]["id"] in R.EFFECTS["gpu-memory-held-elsewhere"]["causes"][lead["id"]]
 
 
 @pytest.mark.parametrize("text", [OWN_OLD, OWN_NEW, OWN_IN_CONTAINER])
@@ -95,26 +125,29 @@ def test_a_gpu_this_process_filled_stays_a_strong_oom(engine, text):
 
 def test_the_readings_name_references_and_causes_the_records_have():
     records = {r.id: r for r in load_records()}
-    for ref in R.AGAINST + R.SUPPORTS:
-        assert ref in records, ref
-    for ref, causes in R.CAUSES.items():
-        assert ref in R.SUPPORTS
-        assert set(causes) <= {c["id"] for c in records[ref].data["causes"]}, ref
+    for kind, effect in R.EFFECTS.items():
+        for ref in effect["against"] + effect["supports"]:
+            assert ref in records, (kind, ref)
+        for ref, causes in effect["causes"].items():
+            assert ref in effect["supports"], (kind, ref)
+            assert set(causes) <= {c["id"] for c in records[ref].data["causes"]}, (kind, ref)
 
 
 def test_the_browser_twin_reads_the_same(tmp_path):
     """readings.js, through node, on the same lines: the same reading or none."""
-    lines = [HELD_OLD, HELD_NEW, OWN_OLD, OWN_NEW, OWN_IN_CONTAINER, SMALL_NEIGHBOUR]
+    lines = [HELD_OLD, HELD_NEW, OWN_OLD, OWN_NEW, OWN_IN_CONTAINER, SMALL_NEIGHBOUR, FRAG_NEW, FRAG_OLD, TOO_LARGE]
     script = tmp_path / "read.js"
     script.write_text(
         "const {Readings} = require(" + json.dumps(str(paths.ROOT / "docs/assets/javascripts/match/readings.js")) + ");\n"
         "const input = JSON.parse(require('fs').readFileSync(0, 'utf8'));\n"
         "const r = new Readings(input.table);\n"
         "console.log(JSON.stringify(input.lines.map((t, i) => { const x = r.memoryElsewhere(i + 1, t);"
-        " return x && [x.id, x.line, x.text, x.reason]; })));\n", encoding="utf-8")
+        " return [x, r.memoryFragmented(i + 1, t)].map((y) => y && [y.id, y.line, y.text, y.reason]); })));\n",
+        encoding="utf-8")
     out = subprocess.run(["node", str(script)], input=json.dumps({"table": R.table(), "lines": lines}),
                          capture_output=True, text=True, check=True).stdout
     rules = R.Readings()
-    mine = [(lambda x: x and [x.id, x.line, x.text, x.reason])(rules.memory_elsewhere(i + 1, t)) for i, t in enumerate(lines)]
+    as_list = lambda y: y and [y.id, y.line, y.text, y.reason]  # noqa: E731
+    mine = [[as_list(rules.memory_elsewhere(i + 1, t)), as_list(rules.memory_fragmented(i + 1, t))] for i, t in enumerate(lines)]
     assert json.loads(out) == mine
-    assert sum(1 for x in mine if x) == 2
+    assert sum(1 for pair in mine for x in pair if x) == 4

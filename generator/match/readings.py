@@ -1,13 +1,19 @@
 """What the numbers of a matched line say. Twin: docs/assets/javascripts/match/readings.js.
 
-One reading today: where the memory of a GPU that ran out went. PyTorch's out-of-memory message
-gives the GPU's total and free memory and what its own allocator holds; the rest is held "by the
-driver and usage by other programs" (the comment above the message in
-c10/cuda/CUDACachingAllocator.cpp). When that rest is most of the GPU, the process that failed was
-not the one that filled it: another process (a leftover of an earlier run, or a job sharing the GPU)
-is the story to check first, and the reference about this process's own demand cannot be `strong`.
-A message that names a memory fraction ("... allowed;") matches no form: there the cap, not
-another process, may be what ran out.
+Two readings today, both of PyTorch's CUDA out-of-memory message, which gives the request, the
+GPU's total and free memory and what its own allocator holds:
+- gpu-memory-held-elsewhere: what total, free and the allocator's reserve leave over is held "by
+  the driver and usage by other programs" (the comment above the message in
+  c10/cuda/CUDACachingAllocator.cpp). When that rest is most of the GPU, the process that failed was
+  not the one that filled it: another process (a leftover of an earlier run, or a job sharing the
+  GPU) is the story to check first, and the reference about this process's own demand cannot be
+  `strong`.
+- gpu-memory-fragmented: the request was no larger than the free memory plus what the allocator
+  holds reserved but unallocated, and still failed. Before raising, the allocator has released
+  every cached block it can; what stays cached is split from blocks partly in use (the same
+  comment), so the memory existed, in pieces no request of that size could use.
+A message that names a memory fraction ("... allowed;") matches no form: there the cap may be what
+ran out.
 """
 import math
 from dataclasses import dataclass, field
@@ -20,23 +26,32 @@ GIB = {"bytes": 1 / 2 ** 30, "KiB": 1 / 2 ** 20, "MiB": 1 / 2 ** 10, "GiB": 1.0}
 # Each form: its pattern, and the sizes its groups capture, in order.
 FORMS = [
     # PyTorch 2.1 and later ("capacty" in some 2.1 builds); up to 8 processes listed by NVML.
-    (r"GPU [0-9]{1,3} has a total capac(?:i)?ty of " + SIZE + r" of which " + SIZE + r" is free\. "
-     r"(?:(?:Process [0-9]{1,10}|Including non-PyTorch memory, this process) has " + _SIZE + r" memory in use\. ){0,9}"
-     r"Of the allocated memory " + SIZE + r" is allocated by PyTorch, "
+    (r"Tried to allocate " + SIZE + r"\. GPU [0-9]{1,3} has a total capac(?:i)?ty of " + SIZE + r" of which " + SIZE +
+     r" is free\. (?:(?:Process [0-9]{1,10}|Including non-PyTorch memory, this process) has " + _SIZE +
+     r" memory in use\. ){0,9}Of the allocated memory " + SIZE + r" is allocated by PyTorch, "
      r"(?:with " + _SIZE + r" allocated in private pools \(e\.g\., CUDA Graphs\), )?and " + SIZE +
      r" is reserved by PyTorch but unallocated",
-     ("total", "free", "allocated", "unallocated")),
+     ("request", "total", "free", "allocated", "unallocated")),
     # PyTorch 1.x to 2.0
-    (r"\(GPU [0-9]{1,3}; " + SIZE + r" total capacity; " + SIZE + r" already allocated; " + SIZE + r" free; " + SIZE +
-     r" reserved in total by PyTorch\)",
-     ("total", "allocated", "free", "reserved")),
+    (r"Tried to allocate " + SIZE + r" \(GPU [0-9]{1,3}; " + SIZE + r" total capacity; " + SIZE + r" already allocated; " +
+     SIZE + r" free; " + SIZE + r" reserved in total by PyTorch\)",
+     ("request", "total", "allocated", "free", "reserved")),
 ]
 ELSEWHERE_SHARE = 0.5  # of the GPU: far above a CUDA context and library workspaces (a few GiB at most)
-ELSEWHERE_MIN_GIB = 1.0
-AGAINST = ("oom-killed-mid-step", "caching-allocator-fragmentation-stragglers")
-SUPPORTS = ("zombie-gpu-process", "training-restart-stuck")
-# The causes of the supported references the reading points at (tests/test_readings.py checks they exist).
-CAUSES = {"zombie-gpu-process": ("orphaned-live-processes",), "training-restart-stuck": ("gpus-still-held",)}
+MIN_GIB = 1.0          # held elsewhere, or cached in pieces, for a reading to say so
+FRAGMENTED_SHARE = 0.1  # of the GPU cached in pieces: less is not worth recovering, the GPU is simply full
+# What each reading speaks for and against, and the causes of the references it speaks for that it
+# points at (tests/test_readings.py checks they exist).
+EFFECTS = {
+    "gpu-memory-held-elsewhere": {
+        "against": ("oom-killed-mid-step", "caching-allocator-fragmentation-stragglers"),
+        "supports": ("zombie-gpu-process", "training-restart-stuck"),
+        "causes": {"zombie-gpu-process": ("orphaned-live-processes",), "training-restart-stuck": ("gpus-still-held",)}},
+    "gpu-memory-fragmented": {
+        "against": (),
+        "supports": ("caching-allocator-fragmentation-stragglers",),
+        "causes": {"caching-allocator-fragmentation-stragglers": ("segment-fragmentation",)}},
+}
 
 
 @dataclass(frozen=True)
@@ -58,28 +73,53 @@ class Readings:
         self.forms = [(compile_rule(pattern), names) for pattern, names in FORMS]
 
     def read(self, hits) -> list[Reading]:
-        """Readings of the matched lines (objects with .line_no and .text), one per line at most."""
+        """Readings of the matched lines (objects with .line_no and .text)."""
         out = []
         for hit in hits:
-            reading = self.memory_elsewhere(hit.line_no, hit.text)
-            if reading is not None:
-                out.append(reading)
+            out += [r for r in (self.memory_elsewhere(hit.line_no, hit.text),
+                                self.memory_fragmented(hit.line_no, hit.text)) if r is not None]
         return out
 
-    def memory_elsewhere(self, line_no: int, text: str) -> Reading | None:
+    def sizes(self, text: str):
+        """The sizes the message gives, in GiB (with `reserved`), and the clause they were read from."""
         for rx, names in self.forms:
             m = rx.search(text)
-            if m is None:
-                continue
-            sizes = {name: float(m.group(2 * i + 1)) * GIB[m.group(2 * i + 2)] for i, name in enumerate(names)}
-            reserved = sizes["reserved"] if "reserved" in sizes else sizes["allocated"] + sizes["unallocated"]
-            elsewhere = sizes["total"] - sizes["free"] - reserved
-            if elsewhere < ELSEWHERE_MIN_GIB or elsewhere < ELSEWHERE_SHARE * sizes["total"]:
-                return None
-            reason = (f"{_gib(elsewhere)} of the GPU's {_gib(sizes['total'])} is neither free nor held by this "
-                      f"process's PyTorch allocator ({_gib(reserved)}): another process or the driver holds it")
-            return Reading("gpu-memory-held-elsewhere", line_no, m.group(0)[:300], reason, AGAINST, SUPPORTS, CAUSES)
-        return None
+            if m is not None:
+                sizes = {name: float(m.group(2 * i + 1)) * GIB[m.group(2 * i + 2)] for i, name in enumerate(names)}
+                if "reserved" in sizes:
+                    sizes["unallocated"] = sizes["reserved"] - sizes["allocated"]
+                else:
+                    sizes["reserved"] = sizes["allocated"] + sizes["unallocated"]
+                return sizes, m.group(0)[:300]
+        return None, ""
+
+    def memory_elsewhere(self, line_no: int, text: str) -> Reading | None:
+        sizes, clause = self.sizes(text)
+        if sizes is None:
+            return None
+        elsewhere = sizes["total"] - sizes["free"] - sizes["reserved"]
+        if elsewhere < MIN_GIB or elsewhere < ELSEWHERE_SHARE * sizes["total"]:
+            return None
+        reason = (f"{_gib(elsewhere)} of the GPU's {_gib(sizes['total'])} is neither free nor held by this "
+                  f"process's PyTorch allocator ({_gib(sizes['reserved'])}): another process or the driver holds it")
+        return _reading("gpu-memory-held-elsewhere", line_no, clause, reason)
+
+    def memory_fragmented(self, line_no: int, text: str) -> Reading | None:
+        sizes, clause = self.sizes(text)
+        if sizes is None:
+            return None
+        if sizes["unallocated"] < max(MIN_GIB, FRAGMENTED_SHARE * sizes["total"]) or \
+                sizes["request"] > sizes["free"] + sizes["unallocated"]:
+            return None
+        reason = (f"the request of {_gib(sizes['request'])} was no larger than the free {_gib(sizes['free'])} plus "
+                  f"the {_gib(sizes['unallocated'])} reserved but unallocated, and still failed: the memory was there, "
+                  "in pieces too small for it")
+        return _reading("gpu-memory-fragmented", line_no, clause, reason)
+
+
+def _reading(kind: str, line_no: int, clause: str, reason: str) -> Reading:
+    effect = EFFECTS[kind]
+    return Reading(kind, line_no, clause, reason, effect["against"], effect["supports"], effect["causes"])
 
 
 def _gib(x: float) -> str:
@@ -90,6 +130,8 @@ def table(known: set | None = None) -> dict:
     """The rules as the index carries them to the browser engine."""
     def kept(refs):
         return [r for r in refs if known is None or r in known]
-    return {"forms": [[p, list(names)] for p, names in FORMS], "gib": GIB, "share": ELSEWHERE_SHARE,
-            "min_gib": ELSEWHERE_MIN_GIB, "against": kept(AGAINST), "supports": kept(SUPPORTS),
-            "causes": {ref: list(ids) for ref, ids in CAUSES.items() if ref in kept([ref])}}
+    return {"forms": [[p, list(names)] for p, names in FORMS], "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
+            "fragmented_share": FRAGMENTED_SHARE,
+            "effects": {kind: {"against": kept(e["against"]), "supports": kept(e["supports"]),
+                               "causes": {ref: list(ids) for ref, ids in e["causes"].items() if kept([ref])}}
+                        for kind, e in EFFECTS.items()}}

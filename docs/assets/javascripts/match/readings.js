@@ -1,7 +1,8 @@
-// Twin of generator/match/readings.py: what the numbers of a matched line say. Today one reading:
-// how much of a GPU that ran out of memory was neither free nor held by the failing process's
-// PyTorch allocator (another process or the driver holds it). The forms and limits come from the
-// index. Loaded by the match worker and by node.
+// Twin of generator/match/readings.py: what the numbers of a matched line say. Two readings of
+// PyTorch's CUDA out-of-memory message: most of the GPU held by another process or the driver
+// (gpu-memory-held-elsewhere), and a request no larger than the free plus the reserved-but-
+// unallocated memory that still failed (gpu-memory-fragmented). The forms, limits and effects come
+// from the index. Loaded by the match worker and by node.
 (function (root) {
   "use strict";
   var node = typeof module === "object" && module.exports;
@@ -11,31 +12,48 @@
     this.forms = r.forms.map(function (f) { return [M.compileRule(f[0]), f[1]]; });
     this.r = r;
   }
-  // Readings of the matched lines (objects with lineNo and text), one per line at most.
+  // Readings of the matched lines (objects with lineNo and text).
   Readings.prototype.read = function (hits) {
     var out = [], self = this;
     hits.forEach(function (h) {
-      var reading = self.memoryElsewhere(h.lineNo, h.text);
-      if (reading) out.push(reading);
+      [self.memoryElsewhere(h.lineNo, h.text), self.memoryFragmented(h.lineNo, h.text)].forEach(function (x) { if (x) out.push(x); });
     });
     return out;
   };
-  Readings.prototype.memoryElsewhere = function (lineNo, text) {
-    var r = this.r;
+  // The sizes the message gives, in GiB (with `reserved`), and the clause they were read from.
+  Readings.prototype.sizes = function (text) {
+    var gibOf = this.r.gib;
     for (var f = 0; f < this.forms.length; f++) {
       var m = this.forms[f][0].exec(text, 0), names = this.forms[f][1];
       if (!m) continue;
       var sizes = {};
-      names.forEach(function (name, i) { sizes[name] = parseFloat(m[2 * i + 1]) * r.gib[m[2 * i + 2]]; });
-      var reserved = "reserved" in sizes ? sizes.reserved : sizes.allocated + sizes.unallocated;
-      var elsewhere = sizes.total - sizes.free - reserved;
-      if (elsewhere < r.min_gib || elsewhere < r.share * sizes.total) return null;
-      var reason = gib(elsewhere) + " of the GPU's " + gib(sizes.total) + " is neither free nor held by this " +
-        "process's PyTorch allocator (" + gib(reserved) + "): another process or the driver holds it";
-      return { id: "gpu-memory-held-elsewhere", line: lineNo, text: M.sliceCp(m[0], 0, 300), reason: reason,
-               against: r.against, supports: r.supports, causes: r.causes };
+      names.forEach(function (name, i) { sizes[name] = parseFloat(m[2 * i + 1]) * gibOf[m[2 * i + 2]]; });
+      if ("reserved" in sizes) sizes.unallocated = sizes.reserved - sizes.allocated;
+      else sizes.reserved = sizes.allocated + sizes.unallocated;
+      return [sizes, M.sliceCp(m[0], 0, 300)];
     }
-    return null;
+    return [null, ""];
+  };
+  Readings.prototype.memoryElsewhere = function (lineNo, text) {
+    var got = this.sizes(text), sizes = got[0];
+    if (!sizes) return null;
+    var elsewhere = sizes.total - sizes.free - sizes.reserved;
+    if (elsewhere < this.r.min_gib || elsewhere < this.r.share * sizes.total) return null;
+    return this.reading("gpu-memory-held-elsewhere", lineNo, got[1], gib(elsewhere) + " of the GPU's " + gib(sizes.total) +
+      " is neither free nor held by this process's PyTorch allocator (" + gib(sizes.reserved) + "): another process or the driver holds it");
+  };
+  Readings.prototype.memoryFragmented = function (lineNo, text) {
+    var got = this.sizes(text), sizes = got[0];
+    if (!sizes) return null;
+    if (sizes.unallocated < Math.max(this.r.min_gib, this.r.fragmented_share * sizes.total) ||
+        sizes.request > sizes.free + sizes.unallocated) return null;
+    return this.reading("gpu-memory-fragmented", lineNo, got[1], "the request of " + gib(sizes.request) +
+      " was no larger than the free " + gib(sizes.free) + " plus the " + gib(sizes.unallocated) +
+      " reserved but unallocated, and still failed: the memory was there, in pieces too small for it");
+  };
+  Readings.prototype.reading = function (kind, lineNo, clause, reason) {
+    var e = this.r.effects[kind];
+    return { id: kind, line: lineNo, text: clause, reason: reason, against: e.against, supports: e.supports, causes: e.causes };
   };
   function gib(x) { return (Math.floor(x * 10 + 0.5) / 10).toFixed(1) + " GiB"; }  // half up, as Python's twin
 
