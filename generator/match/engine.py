@@ -27,7 +27,7 @@ from .scan import SHORT_CHARS, SIGNATURE_DEFAULTS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
-ENGINE_VERSION = "2.2.0"  # 2.2: readings of a matched line's numbers (GPU memory held elsewhere)
+ENGINE_VERSION = "2.2.0"  # 2.2: readings of a matched line's numbers (GPU memory held elsewhere or fragmented)
 RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
            "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
