@@ -172,7 +172,7 @@ class Engine:
         kind, code = key.split(":", 1)
         return {"kind": kind, "code": code, "name": entry.get("name", code), "gloss": entry["gloss"],
                 "class": entry["class"], "recovery": entry.get("recovery", ""), "references": entry.get("references", []),
-                "url": self.site_url + entry["url"], "lines": []}
+                "url": self.site_url + code_link(key, entry), "lines": []}
 
     def _code_key(self, kind: str, printed: str):
         family = self.code_kind_of.get(kind, kind)
@@ -396,6 +396,14 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) 
     if application and top["confidence"] != "strong":
         return f"{_code_title(application[0])} is usually an application error: check the program first."
     return ""
+
+
+def code_link(key: str, entry: dict) -> str:
+    """A code's link from the site root: the index gives it, or "/" for the code's own page, or
+    nothing for its row of the family's page (index.py _codes)."""
+    kind, code = key.split(":", 1)
+    url = entry.get("url")
+    return f"codes/{kind}/#{kind}-{code}" if url is None else f"codes/{kind}/{code}/" if url == "/" else url
 
 
 def _code_title(code: dict) -> str:

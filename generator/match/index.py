@@ -246,9 +246,15 @@ def _codes(tables: dict, records: list[Record], locked) -> dict:
     entries, aliases = {}, {}
 
     def add(kind, code, name, gloss, klass, recovery, refs):
-        # Kind and code are the key's two parts; a name the same as the code, an empty recovery
-        # and no references are left out (Engine._code_entry and its twin put them back).
-        entry = {"gloss": gloss, "class": klass, "url": code_url(pages, kind, str(code))}
+        # Kind and code are the key's two parts; a name the same as the code, an empty recovery,
+        # no references and a link the key gives are left out (Engine._code_entry and its twin put
+        # them back).
+        entry = {"gloss": gloss, "class": klass}
+        url = code_url(pages, kind, str(code))
+        if url == f"codes/{kind}/{code}/":
+            entry["url"] = "/"  # its own page
+        elif url != f"codes/{kind}/#{kind}-{code}":  # else its row on the family's page
+            entry["url"] = url
         if name != str(code):
             entry["name"] = name
         if recovery:

@@ -205,8 +205,13 @@
     var at = key.indexOf(":"), code = key.slice(at + 1);
     return { kind: key.slice(0, at), code: code, name: "name" in entry ? entry.name : code, gloss: entry.gloss,
              "class": entry["class"], recovery: "recovery" in entry ? entry.recovery : "",
-             references: entry.references || [], url: this.siteUrl + entry.url, lines: [] };
+             references: entry.references || [], url: this.siteUrl + codeLink(key.slice(0, at), code, entry.url), lines: [] };
   };
+  // A code's link from the site root: the index gives it, or "/" for the code's own page, or
+  // nothing for its row of the family's page.
+  function codeLink(kind, code, url) {
+    return url === undefined ? "codes/" + kind + "/#" + kind + "-" + code : url === "/" ? "codes/" + kind + "/" + code + "/" : url;
+  }
   function cmp(a, b) { return a < b ? -1 : a > b ? 1 : 0; }
   Engine.prototype.codeKey = function (kind, printed) {
     var family = this.codeKindOf[kind] || kind, name;
