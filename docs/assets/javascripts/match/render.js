@@ -72,7 +72,7 @@
                            line(w.text)]);
     }
     if (w.kind === "words") return el("li", { text: "Words: " + w.terms.join(", ") });
-    return el("li", { class: w.fit ? "rr-fit" : "rr-conflict", text: (w.fit ? "Context fits: " : "Context does not support it: ") + w.text });
+    return el("li", { class: w.fit ? "rr-fit" : "rr-conflict", text: (w.fit ? "Fits: " : "Against: ") + w.text });
   }
 
   function checkItem(c) {
