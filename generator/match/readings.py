@@ -25,7 +25,7 @@ _SIZE = r"[0-9]{1,9}(?:\.[0-9]{1,4})? (?:bytes|KiB|MiB|GiB)"
 GIB = {"bytes": 1 / 2 ** 30, "KiB": 1 / 2 ** 20, "MiB": 1 / 2 ** 10, "GiB": 1.0}
 # Each form: its pattern, and the sizes its groups capture, in order.
 FORMS = [
-    # PyTorch 2.1 and later ("capacty" in some 2.1 builds); up to 8 processes listed by NVML.
+    # PyTorch 2.1 and later ("capacty" in some 2.1 builds), with a clause per process NVML lists.
     (r"Tried to allocate " + SIZE + r"\. GPU [0-9]{1,3} has a total capac(?:i)?ty of " + SIZE + r" of which " + SIZE +
      r" is free\. (?:(?:Process [0-9]{1,10}|Including non-PyTorch memory, this process) has " + _SIZE +
      r" memory in use\. ){0,9}Of the allocated memory " + SIZE + r" is allocated by PyTorch, "
@@ -37,7 +37,7 @@ FORMS = [
      SIZE + r" free; " + SIZE + r" reserved in total by PyTorch\)",
      ("request", "total", "allocated", "free", "reserved")),
 ]
-ELSEWHERE_SHARE = 0.5  # of the GPU: far above a CUDA context and library workspaces (a few GiB at most)
+ELSEWHERE_SHARE = 0.5  # of the GPU: chosen far above what a CUDA context and library workspaces take
 MIN_GIB = 1.0          # held elsewhere, or cached in pieces, for a reading to say so
 FRAGMENTED_SHARE = 0.1  # of the GPU cached in pieces: less is not worth recovering, the GPU is simply full
 # What each reading speaks for and against, and the causes of the references it speaks for that it
