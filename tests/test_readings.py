@@ -107,6 +107,9 @@ def test_memory_held_elsewhere_keeps_the_oom_reference_from_being_strong(engine,
     result = engine.match("Traceback (most recent call last):\n  File \"train.py\", line 80, in <module>\n" + text)
     assert result["verdict"] != "confident"
     assert [r["id"] for r in result["readings"]] == ["gpu-memory-held-elsewhere"] and result["readings"][0]["line"] == 3
+    # The answer opens with what the numbers say, not with "usually an application error".
+    assert result["answer"].startswith("Read from line 3: 22.1 GiB" if text is HELD_OLD else "Read from line 3: 61.5 GiB")
+    assert "application error" not in result["answer"]
     ids = [m["id"] for m in result["matches"]]
     assert ids[0] in R.EFFECTS["gpu-memory-held-elsewhere"]["supports"] and "oom-killed-mid-step" in ids
     oom = next(m for m in result["matches"] if m["id"] == "oom-killed-mid-step")

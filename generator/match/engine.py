@@ -123,7 +123,7 @@ class Engine:
         further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS
                    and (m["_lines"] or text_scores.get(m["id"], 0) >= FURTHER_FLOOR)]
         _assign_confidence(matches, self.refs)
-        lead = _apply_code_rules(matches, codes, candidates, self.refs)
+        lead = _apply_code_rules(matches, codes, candidates, self.refs, readings)
         verdict = ("confident" if matches and matches[0]["confidence"] == "strong" else
                    "ambiguous" if any(m["confidence"] != "weak" for m in matches) else "none")
         matches = matches[:WEAK_SHOWN] if verdict == "none" else matches[:top]
@@ -363,14 +363,16 @@ def _cause_idf(refs: dict) -> dict:
     return {term: math.log(n / count) for term, count in df.items()}
 
 
-def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) -> str:
+def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict, readings: list) -> str:
     """What the codes decide, and the sentence that leads the answer when they do. A fault the
     program usually causes (an application Xid or CUDA error) named by the only lines that point at
     the first match cannot make a GPU-hardware reference strong. An exit status or signal alone
     leads to the references that explain it, in the code table's order (the OOM references first),
-    and is never confident; a line that names where the signal landed leads with its own reference."""
+    and is never confident; a line that names where the signal landed leads with its own reference.
+    What a line's numbers say leads before "check the program first": it already says what to check."""
+    read = f"Read from line {readings[0].line}: {readings[0].reason}." if readings else ""
     if not matches or not codes:
-        return ""
+        return read
     application = [c for c in codes if c["class"] == "application"]
     app_lines = {line for c in application for line in c["lines"]}
     top = matches[0]
@@ -394,8 +396,8 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) 
                 m["confidence"] = "possible"
         return f"{_code_title(signals[0])}: {signals[0]['gloss']}"
     if application and top["confidence"] != "strong":
-        return f"{_code_title(application[0])} is usually an application error: check the program first."
-    return ""
+        return read or f"{_code_title(application[0])} is usually an application error: check the program first."
+    return read
 
 
 def code_link(key: str, entry: dict) -> str:

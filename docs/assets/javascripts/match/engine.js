@@ -149,7 +149,7 @@
       return kinds.indexOf(m.kind) === -1 && (m._lines.size > 0 || (textScores[m.id] || 0) >= rank.further_floor);
     });
     assignConfidence(matches, this.refs, rank.strong_margin);
-    var lead = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories);
+    var lead = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories, readings);
     var verdict = matches.length && matches[0].confidence === "strong" ? "confident" :
       matches.some(function (m) { return m.confidence !== "weak"; }) ? "ambiguous" : "none";
     matches = verdict === "none" ? matches.slice(0, rank.weak_shown) : matches.slice(0, top);
@@ -458,8 +458,10 @@
     return [{ kind: "long-line", line: line, text: "line " + line + " is longer than a chunk (1 MiB); a message across a cut in it may be missed" }];
   }
   // What the codes decide, and the sentence that leads the answer when they do (engine.py _apply_code_rules).
-  function applyCodeRules(matches, codes, candidates, refs, hardwareCategories) {
-    if (!matches.length || !codes.length) return "";
+  function applyCodeRules(matches, codes, candidates, refs, hardwareCategories, readings) {
+    // What a line's numbers say leads before "check the program first": it already says what to check.
+    var read = readings.length ? "Read from line " + readings[0].line + ": " + readings[0].reason + "." : "";
+    if (!matches.length || !codes.length) return read;
     var application = codes.filter(function (c) { return c.class === "application"; });
     var appLines = new Set();
     application.forEach(function (c) { c.lines.forEach(function (l) { appLines.add(l); }); });
@@ -491,8 +493,8 @@
       return codeTitle(signals[0]) + ": " + signals[0].gloss;
     }
     if (application.length && top.confidence !== "strong")
-      return codeTitle(application[0]) + " is usually an application error: check the program first.";
-    return "";
+      return read || codeTitle(application[0]) + " is usually an application error: check the program first.";
+    return read;
   }
   function codeTitle(code) {
     if (code.kind === "xid") return "Xid " + code.code + " (" + code.name + ")";
