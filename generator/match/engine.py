@@ -62,7 +62,8 @@ FURTHER_SHOWN = 3
 class Engine:
     def __init__(self, index: dict, site_url: str = ""):
         self.index = index
-        self.refs = {r["id"]: r for r in index["references"]}
+        self.refs = {r["id"]: dict(r, checks=[check_in_full(c, len(r["cause_titles"])) for c in r["checks"]])
+                     for r in index["references"]}
         self.signatures = [{**SIGNATURE_DEFAULTS, **s} for s in index["signatures"]]
         codes = index.get("codes", {})
         self.code_entries, self.code_aliases = codes.get("entries", {}), codes.get("aliases", {})
@@ -398,6 +399,16 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict, 
     if application and top["confidence"] != "strong":
         return read or f"{_code_title(application[0])} is usually an application error: check the program first."
     return read
+
+
+def check_in_full(check: dict, causes: int) -> dict:
+    """A check with the fields the index leaves out put back: empty ones, and whether it tells
+    causes apart (it rules one out, or confirms fewer than all of them)."""
+    full = {"id": check["id"], "title": check["title"], "command": check.get("command", ""),
+            "observation": check.get("observation", ""), "how_to_read": check["how_to_read"],
+            "confirms": check.get("confirms", []), "rules_out": check.get("rules_out", [])}
+    full["discriminates"] = bool(full["rules_out"]) or len(set(full["confirms"])) < causes
+    return full
 
 
 def code_link(key: str, entry: dict) -> str:

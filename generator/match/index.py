@@ -71,7 +71,7 @@ def _reference(record: Record) -> dict:
         # The words of each cause, for telling a reference's causes apart by what the paste says.
         "cause_terms": {c["id"]: sorted(set(tokenize(c.get("title", "") + " " + c["description"]))) for c in data["causes"]},
         "cause_checks": {c["id"]: c["checks"] for c in data["causes"]},
-        "checks": [_check(e, data["causes"]) for e in _checks_in_cause_order(data)],
+        "checks": [_check(e) for e in _checks_in_cause_order(data)],
         "look_alikes": [a["ref"] for a in data.get("look_alikes", []) if "ref" in a],
         "explains": data.get("explains", []),
     }
@@ -83,11 +83,13 @@ def _checks_in_cause_order(data: dict) -> list[dict]:
     return [by_id[k] for k in dict.fromkeys(order)]
 
 
-def _check(check: dict, causes: list[dict]) -> dict:
-    return {"id": check["id"], "title": check["title"], "command": check.get("command", ""),
-            "observation": check.get("observation", ""), "how_to_read": check["how_to_read"],
-            "confirms": check.get("confirms", []), "rules_out": check.get("rules_out", []),
-            "discriminates": bool(check.get("rules_out")) or len(set(check.get("confirms", []))) < len(causes)}
+def _check(check: dict) -> dict:
+    """A check as the index carries it: empty fields are left out, and whether it tells causes
+    apart is worked out on load (engine.check_in_full and its twin)."""
+    entry = {"id": check["id"], "title": check["title"], "command": check.get("command", ""),
+             "observation": check.get("observation", ""), "how_to_read": check["how_to_read"],
+             "confirms": check.get("confirms", []), "rules_out": check.get("rules_out", [])}
+    return {k: v for k, v in entry.items() if v not in ("", [])}
 
 
 def _signature(record: Record, sig: dict, matcher: "_PatternFinder", kinds: dict) -> dict:

@@ -40,7 +40,10 @@
     this.rules = rules;
     this.siteUrl = siteUrl || "";
     this.refs = {};
-    for (var i = 0; i < index.references.length; i++) this.refs[index.references[i].id] = index.references[i];
+    for (var i = 0; i < index.references.length; i++) {
+      var r = index.references[i], n = Object.keys(r.cause_titles).length;
+      this.refs[r.id] = Object.assign({}, r, { checks: r.checks.map(function (c) { return checkInFull(c, n); }) });
+    }
     // Each signature is compiled when a line first holds one of its literals: most never meet
     // one in a given paste, and compiling them all was most of the engine's start (scan.py rules).
     function withTest(s) {
@@ -209,6 +212,14 @@
   };
   // A code's link from the site root: the index gives it, or "/" for the code's own page, or
   // nothing for its row of the family's page.
+  // A check with the fields the index leaves out put back: empty ones, and whether it tells causes
+  // apart (it rules one out, or confirms fewer than all of them). Twin of engine.py check_in_full.
+  function checkInFull(c, causes) {
+    var full = { id: c.id, title: c.title, command: c.command || "", observation: c.observation || "", how_to_read: c.how_to_read,
+                 confirms: c.confirms || [], rules_out: c.rules_out || [] };
+    full.discriminates = full.rules_out.length > 0 || new Set(full.confirms).size < causes;
+    return full;
+  }
   function codeLink(kind, code, url) {
     return url === undefined ? "codes/" + kind + "/#" + kind + "-" + code : url === "/" ? "codes/" + kind + "/" + code + "/" : url;
   }
