@@ -114,7 +114,8 @@ class Engine:
         if condition:
             listed |= {ref for ref, r in self.refs.items() if CONDITION in r["explains"]}
         live_cues = [c for c in cues if c.negated_by is None]
-        for cue in live_cues + readings:  # a cue or reading brings up the references it speaks for, if the paste touches them at all
+        # A cue or reading brings up the references it speaks for, if the paste touches them at all.
+        for cue in live_cues + readings:
             listed |= {ref for ref in cue.supports if ref in self.refs and (ref in candidates or text_scores.get(ref, 0) > 0)}
         scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
                               condition, live_cues, readings, hit_words, spoken, said) for ref in listed]
