@@ -146,10 +146,9 @@ class Engine:
 
     def _readings(self, scan) -> list:
         """What the numbers of the matched lines say, first line first, one reading of each kind."""
-        hits = sorted((h for index in scan.hits if index < len(self.signatures) for h in scan.hits[index]),
-                      key=lambda h: h.line_no)
         first = {}
-        for reading in self.readings.read(hits):
+        for reading in self.readings.read(h for index in scan.hits if index < len(self.signatures)
+                                          for h in scan.hits[index]):
             first.setdefault(reading.id, reading)
         return list(first.values())
 

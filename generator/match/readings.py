@@ -25,21 +25,22 @@ _SIZE = r"[0-9]{1,9}(?:\.[0-9]{1,4})? (?:bytes|KiB|MiB|GiB)"
 GIB = {"bytes": 1 / 2 ** 30, "KiB": 1 / 2 ** 20, "MiB": 1 / 2 ** 10, "GiB": 1.0}
 # Each form: its pattern, and the sizes its groups capture, in order.
 FORMS = [
-    # PyTorch 2.1 and later ("capacty" in some 2.1 builds), with a clause per process NVML lists.
+    # The newer form (c10/cuda/CUDACachingAllocator.cpp at 001074d2; "capacty" in some reports), with a
+    # clause per process NVML lists.
     (r"Tried to allocate " + SIZE + r"\. GPU [0-9]{1,3} has a total capac(?:i)?ty of " + SIZE + r" of which " + SIZE +
      r" is free\. (?:(?:Process [0-9]{1,10}|Including non-PyTorch memory, this process) has " + _SIZE +
      r" memory in use\. ){0,9}Of the allocated memory " + SIZE + r" is allocated by PyTorch, "
      r"(?:with " + _SIZE + r" allocated in private pools \(e\.g\., CUDA Graphs\), )?and " + SIZE +
      r" is reserved by PyTorch but unallocated",
      ("request", "total", "free", "allocated", "unallocated")),
-    # PyTorch 1.x to 2.0
+    # The older form ("... reserved in total by PyTorch)")
     (r"Tried to allocate " + SIZE + r" \(GPU [0-9]{1,3}; " + SIZE + r" total capacity; " + SIZE + r" already allocated; " +
      SIZE + r" free; " + SIZE + r" reserved in total by PyTorch\)",
      ("request", "total", "allocated", "free", "reserved")),
 ]
-ELSEWHERE_SHARE = 0.5  # of the GPU: chosen far above what a CUDA context and library workspaces take
+ELSEWHERE_SHARE = 0.5  # of the GPU, chosen here well above what the driver and libraries hold outside PyTorch
 MIN_GIB = 1.0          # held elsewhere, or cached in pieces, for a reading to say so
-FRAGMENTED_SHARE = 0.1  # of the GPU cached in pieces: less is not worth recovering, the GPU is simply full
+FRAGMENTED_SHARE = 0.1  # of the GPU cached in pieces, chosen here: below it the GPU is simply full
 # What each reading speaks for and against, and the causes of the references it speaks for that it
 # points at (tests/test_readings.py checks they exist).
 EFFECTS = {
@@ -73,12 +74,17 @@ class Readings:
         self.forms = [(compile_rule(pattern), names) for pattern, names in FORMS]
 
     def read(self, hits) -> list[Reading]:
-        """Readings of the matched lines (objects with .line_no and .text)."""
-        out = []
-        for hit in hits:
-            out += [r for r in (self.memory_elsewhere(hit.line_no, hit.text),
-                                self.memory_fragmented(hit.line_no, hit.text)) if r is not None]
-        return out
+        """Readings of the matched lines (objects with .line_no and .text), first line first; a line
+        several signatures matched is read once."""
+        lines = {hit.line_no: hit.text for hit in hits}
+        return [reading for line_no in sorted(lines) for reading in self.of_line(line_no, lines[line_no])]
+
+    def of_line(self, line_no: int, text: str) -> list[Reading]:
+        sizes, clause = self.sizes(text)
+        if sizes is None:
+            return []
+        said = ((kind, reason(sizes)) for kind, reason in READERS)
+        return [Reading(kind, line_no, clause, why, **EFFECTS[kind]) for kind, why in said if why]
 
     def sizes(self, text: str):
         """The sizes the message gives, in GiB (with `reserved`), and the clause they were read from."""
@@ -93,33 +99,26 @@ class Readings:
                 return sizes, m.group(0)[:300]
         return None, ""
 
-    def memory_elsewhere(self, line_no: int, text: str) -> Reading | None:
-        sizes, clause = self.sizes(text)
-        if sizes is None:
-            return None
-        elsewhere = sizes["total"] - sizes["free"] - sizes["reserved"]
-        if elsewhere < MIN_GIB or elsewhere < ELSEWHERE_SHARE * sizes["total"]:
-            return None
-        reason = (f"{_gib(elsewhere)} of the GPU's {_gib(sizes['total'])} is neither free nor held by this "
-                  f"process's PyTorch allocator ({_gib(sizes['reserved'])}): another process or the driver holds it")
-        return _reading("gpu-memory-held-elsewhere", line_no, clause, reason)
 
-    def memory_fragmented(self, line_no: int, text: str) -> Reading | None:
-        sizes, clause = self.sizes(text)
-        if sizes is None:
-            return None
-        if sizes["unallocated"] < max(MIN_GIB, FRAGMENTED_SHARE * sizes["total"]) or \
-                sizes["request"] > sizes["free"] + sizes["unallocated"]:
-            return None
-        reason = (f"the request of {_gib(sizes['request'])} was no larger than the free {_gib(sizes['free'])} plus "
-                  f"the {_gib(sizes['unallocated'])} reserved but unallocated, and still failed: the memory was there, "
-                  "in pieces too small for it")
-        return _reading("gpu-memory-fragmented", line_no, clause, reason)
+def _held_elsewhere(sizes: dict) -> str:
+    elsewhere = sizes["total"] - sizes["free"] - sizes["reserved"]
+    if elsewhere < MIN_GIB or elsewhere < ELSEWHERE_SHARE * sizes["total"]:
+        return ""
+    return (f"{_gib(elsewhere)} of the GPU's {_gib(sizes['total'])} is neither free nor held by this "
+            f"process's PyTorch allocator ({_gib(sizes['reserved'])}): another process or the driver holds it")
 
 
-def _reading(kind: str, line_no: int, clause: str, reason: str) -> Reading:
-    effect = EFFECTS[kind]
-    return Reading(kind, line_no, clause, reason, effect["against"], effect["supports"], effect["causes"])
+def _fragmented(sizes: dict) -> str:
+    if sizes["unallocated"] < max(MIN_GIB, FRAGMENTED_SHARE * sizes["total"]) or \
+            sizes["request"] > sizes["free"] + sizes["unallocated"]:
+        return ""
+    return (f"the request of {_gib(sizes['request'])} was no larger than the free {_gib(sizes['free'])} plus "
+            f"the {_gib(sizes['unallocated'])} reserved but unallocated, and still failed: the memory was there, "
+            "in pieces too small for it")
+
+
+# Each reading: its id (a key of EFFECTS) and what it says of the sizes, or "" when it does not hold.
+READERS = [("gpu-memory-held-elsewhere", _held_elsewhere), ("gpu-memory-fragmented", _fragmented)]
 
 
 def _gib(x: float) -> str:
@@ -133,5 +132,5 @@ def table(known: set | None = None) -> dict:
     return {"forms": [[p, list(names)] for p, names in FORMS], "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
             "fragmented_share": FRAGMENTED_SHARE,
             "effects": {kind: {"against": kept(e["against"]), "supports": kept(e["supports"]),
-                               "causes": {ref: list(ids) for ref, ids in e["causes"].items() if kept([ref])}}
+                               "causes": {ref: list(ids) for ref, ids in e["causes"].items() if known is None or ref in known}}
                         for kind, e in EFFECTS.items()}}

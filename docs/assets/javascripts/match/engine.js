@@ -172,7 +172,6 @@
   Engine.prototype.readLines = function (scan) {
     var nsig = this.signatures.length, hits = [];
     scan.hits.forEach(function (list, index) { if (index < nsig) hits = hits.concat(list); });
-    hits.sort(function (a, b) { return a.lineNo - b.lineNo; });
     var first = new Map();
     this.readings.read(hits).forEach(function (r) { if (!first.has(r.id)) first.set(r.id, r); });
     return Array.from(first.values());
@@ -210,8 +209,6 @@
              "class": entry["class"], recovery: "recovery" in entry ? entry.recovery : "",
              references: entry.references || [], url: this.siteUrl + codeLink(key.slice(0, at), code, entry.url), lines: [] };
   };
-  // A code's link from the site root: the index gives it, or "/" for the code's own page, or
-  // nothing for its row of the family's page.
   // A check with the fields the index leaves out put back: empty ones, and whether it tells causes
   // apart (it rules one out, or confirms fewer than all of them). Twin of engine.py check_in_full.
   function checkInFull(c, causes) {
@@ -220,6 +217,8 @@
     full.discriminates = full.rules_out.length > 0 || new Set(full.confirms).size < causes;
     return full;
   }
+  // A code's link from the site root: the index gives it, or "/" for the code's own page, or
+  // nothing for its row of the family's page. Twin of engine.py code_link.
   function codeLink(kind, code, url) {
     return url === undefined ? "codes/" + kind + "/#" + kind + "-" + code : url === "/" ? "codes/" + kind + "/" + code + "/" : url;
   }

@@ -12,11 +12,24 @@
     this.forms = r.forms.map(function (f) { return [M.compileRule(f[0]), f[1]]; });
     this.r = r;
   }
-  // Readings of the matched lines (objects with lineNo and text).
+  // Readings of the matched lines (objects with lineNo and text), first line first; a line several
+  // signatures matched is read once.
   Readings.prototype.read = function (hits) {
-    var out = [], self = this;
-    hits.forEach(function (h) {
-      [self.memoryElsewhere(h.lineNo, h.text), self.memoryFragmented(h.lineNo, h.text)].forEach(function (x) { if (x) out.push(x); });
+    var lines = new Map(), self = this, out = [];
+    hits.forEach(function (h) { lines.set(h.lineNo, h.text); });
+    Array.from(lines.keys()).sort(function (a, b) { return a - b; }).forEach(function (n) {
+      out = out.concat(self.ofLine(n, lines.get(n)));
+    });
+    return out;
+  };
+  Readings.prototype.ofLine = function (lineNo, text) {
+    var got = this.sizes(text), sizes = got[0], r = this.r, out = [];
+    if (!sizes) return out;
+    READERS.forEach(function (reader) {
+      var why = reader[1](sizes, r);
+      if (!why) return;
+      var e = r.effects[reader[0]];
+      out.push({ id: reader[0], line: lineNo, text: got[1], reason: why, against: e.against, supports: e.supports, causes: e.causes });
     });
     return out;
   };
@@ -34,27 +47,19 @@
     }
     return [null, ""];
   };
-  Readings.prototype.memoryElsewhere = function (lineNo, text) {
-    var got = this.sizes(text), sizes = got[0];
-    if (!sizes) return null;
+  function heldElsewhere(sizes, r) {
     var elsewhere = sizes.total - sizes.free - sizes.reserved;
-    if (elsewhere < this.r.min_gib || elsewhere < this.r.share * sizes.total) return null;
-    return this.reading("gpu-memory-held-elsewhere", lineNo, got[1], gib(elsewhere) + " of the GPU's " + gib(sizes.total) +
-      " is neither free nor held by this process's PyTorch allocator (" + gib(sizes.reserved) + "): another process or the driver holds it");
-  };
-  Readings.prototype.memoryFragmented = function (lineNo, text) {
-    var got = this.sizes(text), sizes = got[0];
-    if (!sizes) return null;
-    if (sizes.unallocated < Math.max(this.r.min_gib, this.r.fragmented_share * sizes.total) ||
-        sizes.request > sizes.free + sizes.unallocated) return null;
-    return this.reading("gpu-memory-fragmented", lineNo, got[1], "the request of " + gib(sizes.request) +
-      " was no larger than the free " + gib(sizes.free) + " plus the " + gib(sizes.unallocated) +
-      " reserved but unallocated, and still failed: the memory was there, in pieces too small for it");
-  };
-  Readings.prototype.reading = function (kind, lineNo, clause, reason) {
-    var e = this.r.effects[kind];
-    return { id: kind, line: lineNo, text: clause, reason: reason, against: e.against, supports: e.supports, causes: e.causes };
-  };
+    if (elsewhere < r.min_gib || elsewhere < r.share * sizes.total) return "";
+    return gib(elsewhere) + " of the GPU's " + gib(sizes.total) + " is neither free nor held by this process's PyTorch allocator (" +
+      gib(sizes.reserved) + "): another process or the driver holds it";
+  }
+  function fragmented(sizes, r) {
+    if (sizes.unallocated < Math.max(r.min_gib, r.fragmented_share * sizes.total) || sizes.request > sizes.free + sizes.unallocated) return "";
+    return "the request of " + gib(sizes.request) + " was no larger than the free " + gib(sizes.free) + " plus the " +
+      gib(sizes.unallocated) + " reserved but unallocated, and still failed: the memory was there, in pieces too small for it";
+  }
+  // Each reading: its id (a key of the index's effects) and what it says of the sizes, or "".
+  var READERS = [["gpu-memory-held-elsewhere", heldElsewhere], ["gpu-memory-fragmented", fragmented]];
   function gib(x) { return (Math.floor(x * 10 + 0.5) / 10).toFixed(1) + " GiB"; }  // half up, as Python's twin
 
   var api = { Readings: Readings };
