@@ -109,6 +109,17 @@ def test_a_repeated_line_with_the_same_stamp_is_stale(engine):
     assert not result["confident"]
 
 
+def test_a_line_that_marks_test_output_makes_the_hardware_lines_stale(engine):
+    live = engine.match(XID79)
+    assert live["confident"] and live["matches"][0]["id"] == "gpu-lost-collective-timeout"
+    injected = engine.match(f"Successfully injected field info.\n{XID79}")  # dcgmi test --inject, then the event
+    assert not injected["confident"]
+    assert injected["matches"][0]["id"] == "replayed-logs-false-hardware-diagnosis"
+    assert injected["matches"][0]["causes"][0]["id"] == "injected-test-events"
+    stale = [w for w in injected["warnings"] if w["kind"] == "stale-evidence"]
+    assert stale and all(w["line"] == 2 and "line 1 (dcgmi-test-inject-confirmation)" in w["text"] for w in stale)
+
+
 @pytest.mark.parametrize("paste", ["RuntimeError: NCCL", "+foo -bar ~baz ^2 *x* [a] {b} field:value",
                                    "title:NCCL^10 ~~ \"unterminated", "0xdeadbeef 0000:3b:00.0 C:\\path\\x",
                                    "", "\x00\x01\ufffd é 漢字", "-" * 100000])

@@ -27,7 +27,7 @@ from .scan import SHORT_CHARS, SIGNATURE_DEFAULTS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
-ENGINE_VERSION = "2.2.0"  # 2.2: readings of a matched line's numbers (GPU memory held elsewhere or fragmented)
+ENGINE_VERSION = "2.3.0"  # 2.3: a line that marks the paste as test output (a fault-injection tool's) makes its hardware lines stale
 RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
            "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
@@ -91,7 +91,8 @@ class Engine:
         warnings = _scan_warnings(scan)
         cues = self.rules.read_cues(context)
         replay = hint_rules.live(cues, "replay")
-        stale = _stale_hits(scan, self.signatures, self.rules.window_seconds(context), replay, warnings)
+        markers = self._markers(scan)
+        stale = _stale_hits(scan, self.signatures, self.rules.window_seconds(context), replay, markers, warnings)
         sample = "\n".join(t for _, t in scan.informative)[:RELEVANCE_CHARS]
         hit_lines = "\n".join(dict.fromkeys(h.text for index in sorted(scan.hits) if index < len(self.signatures)
                                              for h in scan.hits[index]))[:RELEVANCE_CHARS]
@@ -108,7 +109,7 @@ class Engine:
         for index in sorted(i for i in scan.hits if i < len(self.signatures)):
             sig = self.signatures[index]
             candidates.setdefault(sig["ref"], []).append((sig, scan.hits[index], stale.get(index, False), scan.counts[index]))
-        condition = bool(stale) or bool(replay)
+        condition = bool(stale) or bool(replay) or bool(markers)
         listed = set(candidates) | {ref for ref, s in text_scores.items()
                                     if s >= TEXT_FLOOR and len(terms.get(ref, [])) >= MIN_TERMS}
         if condition:
@@ -143,6 +144,12 @@ class Engine:
                 "matches": matches, "further_reading": further, "next_checks": next_checks,
                 "findings": findings, "codes": codes, "warnings": warnings, "hints": hints,
                 "cues": [c.as_json() for c in cues], "readings": [r.as_json() for r in readings]}
+
+    def _markers(self, scan) -> list:
+        """Lines that mark the paste as test output (a fault-injection tool's confirmation): like a
+        replay cue in the context, they say the paste's hardware evidence is not a live fault."""
+        return [(self.signatures[index], scan.hits[index][0]) for index in sorted(scan.hits)
+                if index < len(self.signatures) and self.signatures[index]["marks"]]
 
     def _readings(self, scan) -> list:
         """What the numbers of the matched lines say, first line first, one reading of each kind."""
@@ -497,13 +504,13 @@ def _context_fit(ref: dict, hints: dict):
     return fits, conflicts, unsupported
 
 
-def _stale_hits(scan, signatures, window: float, replay: list, warnings: list) -> dict:
-    """Hardware evidence that is old, replayed or from an earlier boot cannot confirm a current fault."""
+def _stale_hits(scan, signatures, window: float, replay: list, markers: list, warnings: list) -> dict:
+    """Hardware evidence that is old, replayed, injected or from an earlier boot cannot confirm a current fault."""
     stale = {}
     for index, hits in sorted(scan.hits.items()):
         if index >= len(signatures) or not signatures[index]["hardware"]:
             continue
-        reasons = [r for r in (_stale_reason(h, hits, scan, window, replay) for h in hits) if r]
+        reasons = [r for r in (_stale_reason(h, hits, scan, window, replay, markers) for h in hits) if r]
         if reasons and len(reasons) == len(hits):
             stale[index] = True
             sig = signatures[index]
@@ -513,9 +520,12 @@ def _stale_hits(scan, signatures, window: float, replay: list, warnings: list) -
     return stale
 
 
-def _stale_reason(hit, hits, scan, window, replay):
+def _stale_reason(hit, hits, scan, window, replay, markers):
     if replay:
         return f"the context says \"{replay[0].text}\" ({replay[0].id}): {replay[0].reason}"
+    if markers:
+        sig, marker = markers[0]
+        return f"line {marker.line_no} ({sig['id']}) shows the paste is test or replayed output, not a live fault"
     if sum(1 for h in hits if h.text == hit.text) > 1 and hit.stamp:
         return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)"
     if not hit.stamp:

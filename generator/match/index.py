@@ -24,7 +24,8 @@ from .tokenize import tokenize
 
 FORMAT = 2
 LUNR_FIELDS = [("title", 4), ("summary", 2), ("causes", 2), ("signatures", 2), ("body", 1)]
-HARDWARE_EVIDENCE = re.compile(r"Xid|ECC|[Rr]emap|NVLink|AER|fallen off the bus|uncorrectable", re.IGNORECASE)
+HARDWARE_EVIDENCE = re.compile(r"Xid|ECC|[Rr]emap|NVLink|AER|fallen off the bus|uncorrectable|power violation|thermal|PCIe",
+                               re.IGNORECASE)
 GPU_MODELS = {"v100", "a100", "h100", "h200", "b200", "gb200"}
 
 
@@ -103,7 +104,7 @@ def _signature(record: Record, sig: dict, matcher: "_PatternFinder", kinds: dict
     literals = list(required_literals(sig["pattern"]))
     entry = {"ref": record.id, "id": sig["id"], "pattern": sig["pattern"], "ignore_case": bool(sig.get("ignore_case")),
              "role": sig["role"], "shared": shared, "hardware": bool(HARDWARE_EVIDENCE.search(sig["example"])),
-             "causes": sig.get("causes", []),
+             "causes": sig.get("causes", []), "marks": sig.get("marks", ""),
              "literals": [lit.lower() for lit in literals] if sig.get("ignore_case") else literals}
     if sig.get("unless"):
         entry["unless"] = sig["unless"]

@@ -39,7 +39,7 @@ SET_MOST, SET_MEM = 64, 16 << 20  # signatures in one set at most, and the memor
 SET_WORTH = 128          # (line, signature) tests per signature that are worth compiling a set for
 # A signature's fields that the index leaves out when they hold these (the index is downloaded with
 # every paste); both engines put them back on load.
-SIGNATURE_DEFAULTS = {"ignore_case": False, "shared": False, "hardware": False, "causes": []}
+SIGNATURE_DEFAULTS = {"ignore_case": False, "shared": False, "hardware": False, "causes": [], "marks": ""}
 INFORMATIVE = (r"error|exception|fail|fatal|timeout|timed out|killed|abort|panic|traceback|"
                r"warn|oom|refused|denied|not found|nan\b|segmentation|signal|xid|nccl|assert|"
                r"corrupt|stuck|hang|unable|cannot|exit")

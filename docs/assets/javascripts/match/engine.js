@@ -108,7 +108,8 @@
     var warnings = scanWarnings(scan);
     var cues = this.hints.readCues(context);
     var replay = cues.filter(function (c) { return c.kind === "replay" && c.negated_by === null; });
-    var stale = this.staleHits(scan, this.hints.windowSeconds(context), replay, warnings);
+    var markers = this.markers(scan);
+    var stale = this.staleHits(scan, this.hints.windowSeconds(context), replay, markers, warnings);
     var sample = M.sliceCp(scan.informative.map(function (p) { return p[1]; }).join("\n"), 0, most);
     var hitTexts = [], seenText = new Set();
     var nsig = this.signatures.length;
@@ -132,7 +133,7 @@
       if (!candidates.has(sig.ref)) candidates.set(sig.ref, []);
       candidates.get(sig.ref).push([sig, scan.hits.get(index), stale.has(index), scan.counts.get(index)]);
     });
-    var condition = stale.size > 0 || replay.length > 0;
+    var condition = stale.size > 0 || replay.length > 0 || markers.length > 0;
     var listed = new Set(candidates.keys());
     Object.keys(textScores).forEach(function (ref) {
       if (textScores[ref] >= rank.text_floor && (terms[ref] || []).length >= rank.min_terms) listed.add(ref);
@@ -431,12 +432,19 @@
     return [fits, conflicts, unsupported];
   };
 
-  Engine.prototype.staleHits = function (scan, window, replay, warnings) {
+  // Lines that mark the paste as test output (engine.py _markers).
+  Engine.prototype.markers = function (scan) {
+    var self = this;
+    return Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).filter(function (index) {
+      return index < self.signatures.length && self.signatures[index].marks;
+    }).map(function (index) { return [self.signatures[index], scan.hits.get(index)[0]]; });
+  };
+  Engine.prototype.staleHits = function (scan, window, replay, markers, warnings) {
     var stale = new Map(), self = this;
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
       var sig = self.signatures[index], hits = scan.hits.get(index);
       if (index >= self.signatures.length || !sig.hardware) return;
-      var reasons = hits.map(function (h) { return staleReason(h, hits, scan, window, replay); }).filter(Boolean);
+      var reasons = hits.map(function (h) { return staleReason(h, hits, scan, window, replay, markers); }).filter(Boolean);
       if (reasons.length && reasons.length === hits.length) {
         stale.set(index, true);
         warnings.push({ kind: "stale-evidence", signature: sig.id, reference: sig.ref, line: hits[0].lineNo,
@@ -445,8 +453,10 @@
     });
     return stale;
   };
-  function staleReason(hit, hits, scan, window, replay) {
+  function staleReason(hit, hits, scan, window, replay, markers) {
     if (replay.length) return "the context says \"" + replay[0].text + "\" (" + replay[0].id + "): " + replay[0].reason;
+    if (markers.length)
+      return "line " + markers[0][1].lineNo + " (" + markers[0][0].id + ") shows the paste is test or replayed output, not a live fault";
     if (hit.stamp && hits.filter(function (h) { return h.text === hit.text; }).length > 1)
       return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)";
     if (!hit.stamp) return null;
