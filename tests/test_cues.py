@@ -88,6 +88,18 @@ def test_replay_makes_hardware_lines_stale_and_its_negation_does_not(engine):
     assert live["confident"] and live["matches"][0]["id"] == "gpu-lost-collective-timeout" and not live["warnings"]
 
 
+@pytest.mark.parametrize("cue_id", ["downloaded", "copied-in", "object-store"])
+def test_a_copy_puts_the_cut_copy_before_the_unclosed_writer(engine, cue_id):
+    truncated = "OSError: Unable to open file (truncated file: eof = 4096, sblock->base_addr = 0, stored_eof = 8192)\n"
+    assert engine.match(truncated)["matches"][0]["causes"][0]["id"] == "writer-not-closed"
+    copied = engine.match(truncated, context=CONTEXTS[cue_id])
+    top = copied["matches"][0]
+    assert top["id"] == "hdf5-corruption" and top["causes"][0]["id"] == "incomplete-copy"
+    assert any(w["kind"] == "context" and "cause incomplete-copy comes first" in w["text"] for w in top["why"])
+    negated = engine.match(truncated, context=f"it was not {CONTEXTS[cue_id].split(' ', 1)[1]}")
+    assert negated["matches"][0]["causes"][0]["id"] == "writer-not-closed"
+
+
 def test_the_matching_page_documents_every_cue_and_negation():
     page = (paths.ROOT / "docs" / "matching.md").read_text(encoding="utf-8")
     for cue in CUES:

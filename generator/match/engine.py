@@ -27,7 +27,7 @@ from .scan import SHORT_CHARS, SIGNATURE_DEFAULTS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
-ENGINE_VERSION = "2.3.0"  # 2.3: a line that marks the paste as test output (a fault-injection tool's) makes its hardware lines stale
+ENGINE_VERSION = "2.4.0"  # 2.4: a context cue puts a cause first among those the lines name; 2.3: test-output lines
 RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
            "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
@@ -259,6 +259,11 @@ class Engine:
             elif ref_id in cue.supports:
                 score += WEIGHTS["cue-support"]
                 fits.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}")
+            for cause_id in cue.causes.get(ref_id, ()):
+                if cause_id in cause_weight:  # a cue orders the causes the lines name; it names none itself
+                    weight, lines, first, best = cause_weight[cause_id]
+                    cause_weight[cause_id] = (weight + WEIGHTS["cue-support"], lines, first, best)
+                    fits.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}; cause {cause_id} comes first")
         score += WEIGHTS["fit"] * len([f for f in fits if not f.startswith("the context says")])
         score += WEIGHTS["conflict"] * len([c for c in conflicts if not c.startswith("the context says")])
         read_for = False  # a reading that speaks for a reference makes it a candidate, as a line would

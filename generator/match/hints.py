@@ -48,23 +48,30 @@ class Cue:
     reason: str
     against: tuple = ()    # references that assume otherwise: never strong while the cue holds
     supports: tuple = ()   # references the cue speaks for
+    causes: dict = field(default_factory=dict)  # reference -> causes it puts first among those its lines name
 
+
+# A copy or download cut short leaves a truncated file that was never this job's writer's fault.
+COPIED = {"hdf5-corruption": ["incomplete-copy"]}
 
 CUES = [
     Cue("downloaded", "provenance", r"\b(?:down ?load(?:ed|ing)?|fetched|pulled)\b",
-        "the file came from elsewhere, so no save by this job wrote it", against=tuple(CHECKPOINT_WRITERS)),
+        "the file came from elsewhere, so no save by this job wrote it", against=tuple(CHECKPOINT_WRITERS),
+        causes=COPIED),
     Cue("from-a-hub", "provenance", r"\b(?:hugging ?face|hf hub|from (?:the )?hub|model hub|modelscope)\b",
         "a file from a model hub was written by its publisher, not by this job's save", against=tuple(NOT_OWN_RUN)),
     Cue("pretrained", "provenance", r"\bpre-?trained\b|\bbase model\b|\bofficial (?:weights|checkpoints?)\b",
         "published weights are not this job's own checkpoint, nor a resume of its run", against=tuple(NOT_OWN_RUN)),
     Cue("copied-in", "provenance", r"\b(?:copied|scp|rsync(?:ed)?|transferred|moved) (?:it |them |the \w+ )?(?:from|over|across)\b",
-        "a file copied from another place can be cut short by the copy, not by a save", against=tuple(CHECKPOINT_WRITERS)),
+        "a file copied from another place can be cut short by the copy, not by a save", against=tuple(CHECKPOINT_WRITERS),
+        causes=COPIED),
     Cue("git-lfs", "provenance", r"\bgit[- ]?lfs\b|\blfs pointer\b",
         "a Git LFS pointer is a small text file standing in for the real one", against=tuple(CHECKPOINT_WRITERS)),
     Cue("someone-else", "provenance", r"\b(?:shared by|sent by|from a colleague|from (?:a|another) team|third[- ]party|someone else'?s?)\b",
         "a file made by someone else was not written by this job", against=tuple(CHECKPOINT_WRITERS)),
     Cue("object-store", "provenance", r"\b(?:from|out of) (?:s3|gcs|an? (?:s3 |gcs )?bucket|object storage|blob storage)\b|\bs3://|\bgs://",
-        "a file read from object storage was written there by whatever uploaded it", against=tuple(CHECKPOINT_WRITERS)),
+        "a file read from object storage was written there by whatever uploaded it", against=tuple(CHECKPOINT_WRITERS),
+        causes=COPIED),
     Cue("released-weights", "provenance", r"\breleased? (?:checkpoints?|weights|models?)\b|\bmodel card\b",
         "released weights are someone else's save, not a resume of this run", against=tuple(NOT_OWN_RUN)),
     Cue("converted", "provenance", r"\bconverted (?:from|with|by|using)\b|\bconversion script\b",
@@ -110,6 +117,7 @@ class CueHit:
     negated_by: str | None = None
     against: tuple = ()
     supports: tuple = ()
+    causes: dict = field(default_factory=dict)
 
     def as_json(self) -> dict:
         return {"id": self.id, "kind": self.kind, "text": self.text, "reason": self.reason,
@@ -151,7 +159,7 @@ class Rules:
             while m is not None:
                 negation = negated_before(text, m.start())
                 found.append(CueHit(cue.id, cue.kind, context[m.start():m.end()], cue.reason, negation,
-                                    cue.against, cue.supports))
+                                    cue.against, cue.supports, cue.causes))
                 if negation is None:
                     break  # one live occurrence is enough
                 m = rx.search(text, m.end())
@@ -188,5 +196,6 @@ def table(known: set | None = None) -> dict:
             "version": VERSION, "window": WINDOW, "negated": NEGATED, "default_window": DEFAULT_WINDOW,
             "specific_frameworks": sorted(SPECIFIC_FRAMEWORKS), "units": UNIT_SECONDS,
             "cues": [{"id": c.id, "kind": c.kind, "pattern": c.pattern, "reason": c.reason,
-                      "against": kept(c.against), "supports": kept(c.supports)} for c in CUES],
+                      "against": kept(c.against), "supports": kept(c.supports),
+                      "causes": {r: cs for r, cs in c.causes.items() if r in kept([r])}} for c in CUES],
             "negations": [n for n, _ in NEGATIONS], "clause_ends": CLAUSE_ENDS, "negation_reach": NEGATION_REACH}

@@ -302,6 +302,13 @@
         fits.push("the context says \"" + cue.text + "\" (" + cue.id + "): " + cue.reason);
         cueFits++;
       }
+      ((cue.causes || {})[refId] || []).forEach(function (cid) {
+        if (!causeWeight.has(cid)) return;  // a cue orders the causes the lines name; it names none itself
+        var prev = causeWeight.get(cid);
+        causeWeight.set(cid, [prev[0] + w["cue-support"], prev[1], prev[2], prev[3]]);
+        fits.push("the context says \"" + cue.text + "\" (" + cue.id + "): " + cue.reason + "; cause " + cid + " comes first");
+        cueFits++;
+      });
     });
     score += w.fit * (fits.length - cueFits) + w.conflict * (conflicts.length - cueConflicts);
     var readFor = false;  // a reading that speaks for a reference makes it a candidate, as a line would

@@ -53,7 +53,7 @@
       while (m !== null) {
         var negation = self.negatedBefore(text, m.index);
         found.push({ id: cue.id, kind: cue.kind, text: context.slice(m.index, m.end), reason: cue.reason,
-                     negated_by: negation, against: cue.against, supports: cue.supports });
+                     negated_by: negation, against: cue.against, supports: cue.supports, causes: cue.causes || {} });
         if (negation === null) break;
         m = entry[1].exec(text, m.end);
       }
