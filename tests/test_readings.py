@@ -107,6 +107,7 @@ def test_fragmentation_brings_up_its_reference_and_names_its_cause(engine):
     frag = next(m for m in result["matches"] if m["id"] == "caching-allocator-fragmentation-stragglers")
     assert frag["causes"][0]["id"] == "segment-fragmentation" and frag["confidence"] != "weak"
     assert "oom-killed-mid-step" in [m["id"] for m in result["matches"][:2]]
+    assert result["verdict"] != "confident", "the memory was there, so 'GPU memory ran out' is not sure"
     plain = engine.match(TOO_LARGE)
     assert plain["readings"] == [] and plain["matches"][0]["id"] == "oom-killed-mid-step"
 

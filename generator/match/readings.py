@@ -49,7 +49,7 @@ EFFECTS = {
         "supports": ("zombie-gpu-process", "training-restart-stuck"),
         "causes": {"zombie-gpu-process": ("orphaned-live-processes",), "training-restart-stuck": ("gpus-still-held",)}},
     "gpu-memory-fragmented": {
-        "against": (),
+        "against": ("oom-killed-mid-step",),  # the memory was there, so "GPU memory ran out" cannot be sure
         "supports": ("caching-allocator-fragmentation-stragglers",),
         "causes": {"caching-allocator-fragmentation-stragglers": ("segment-fragmentation",)}},
 }
