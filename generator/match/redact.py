@@ -36,7 +36,8 @@ PUBLIC_HOSTS = ["github.com", "githubusercontent.com", "huggingface.co", "hf.co"
 KINDS = [
     {"kind": "token", "placeholder": "secret", "label": "Tokens, keys and passwords"},
     {"kind": "email", "placeholder": "email", "label": "E-mail addresses"},
-    {"kind": "ip", "placeholder": "ip", "label": "IP addresses", "keep": ["127.0.0.1", "0.0.0.0"]},
+    # Loopback names no host; some distributions map the host's own name to 127.0.1.1 in /etc/hosts.
+    {"kind": "ip", "placeholder": "ip", "label": "IP addresses", "keep": ["127.0.0.1", "127.0.1.1", "0.0.0.0"]},
     {"kind": "host", "placeholder": "host", "label": "Host names", "keep": PUBLIC_HOSTS},
     {"kind": "home", "placeholder": "user", "label": "User names in home paths"},
 ]

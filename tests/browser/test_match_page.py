@@ -251,7 +251,8 @@ def test_header_search_ranks_pasted_errors(page):
     tallies = evaluate(cases, lambda case: Answer(by_text[case.text][0], False, by_text[case.text][1]))["tallies"]
     top3, further = tallies["top3"], tallies["further_reading"]
     right, total = top3.right + further.right, top3.total + further.total
-    assert right / total >= 0.90, f"{right}/{total} (top-3 {top3}, further reading {further})"
+    # Pastes alone, without their context; reset on 2026-12-02 when 145 harder cases joined the set.
+    assert right / total >= 0.87, f"{right}/{total} (top-3 {top3}, further reading {further})"
 
 
 def test_header_search_opens_the_match_page_with_the_text_not_in_the_url(page):
