@@ -6,6 +6,7 @@ import pytest
 from relref import paths
 from relref.match import load_engine
 from relref.match.hints import CUES, NEGATIONS, Rules
+from relref.records.load import load_records
 
 TRUNCATED = "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n"
 WRITE_FAILED = "RuntimeError: [enforce fail at inline_container.cc:857] . PytorchStreamWriter failed writing file data/2: file write failed\n"
@@ -86,6 +87,13 @@ def test_replay_makes_hardware_lines_stale_and_its_negation_does_not(engine):
         "replayed-logs-false-hardware-diagnosis" in [m["id"] for m in replayed["matches"][:3]]
     live = engine.match(XID79, context="live incident, NOT replayed, no demo")
     assert live["confident"] and live["matches"][0]["id"] == "gpu-lost-collective-timeout" and not live["warnings"]
+
+
+def test_the_causes_a_cue_puts_first_are_causes_of_their_references():
+    causes = {r.id: {c["id"] for c in r.data["causes"]} for r in load_records()}
+    for cue in CUES:
+        for ref, ids in cue.causes.items():
+            assert ref in causes and set(ids) <= causes[ref], (cue.id, ref, ids)
 
 
 @pytest.mark.parametrize("cue_id", ["downloaded", "copied-in", "object-store"])

@@ -197,5 +197,6 @@ def table(known: set | None = None) -> dict:
             "specific_frameworks": sorted(SPECIFIC_FRAMEWORKS), "units": UNIT_SECONDS,
             "cues": [{"id": c.id, "kind": c.kind, "pattern": c.pattern, "reason": c.reason,
                       "against": kept(c.against), "supports": kept(c.supports),
-                      "causes": {r: cs for r, cs in c.causes.items() if r in kept([r])}} for c in CUES],
+                      **({"causes": {r: cs for r, cs in c.causes.items() if kept([r])}} if c.causes else {})}
+                     for c in CUES],
             "negations": [n for n, _ in NEGATIONS], "clause_ends": CLAUSE_ENDS, "negation_reach": NEGATION_REACH}
