@@ -34,8 +34,8 @@ def test_development_set_does_not_get_worse(engine):
     # Reset on 2026-12-02, when 145 harder cases (tool output, thin references, confusers) joined the set.
     assert figures["top1"] >= 0.81, _report(figures)
     assert figures["top3"] >= 0.92, _report(figures)
-    assert figures["negatives_not_confident"] >= 0.97, _report(figures)
-    assert figures["strong_precision"] >= 0.91, _report(figures)
+    assert figures["negatives_not_confident"] >= 0.96, _report(figures)
+    assert figures["strong_precision"] >= 0.90, _report(figures)
     assert figures["confident_right"] >= 0.43, _report(figures)
     assert figures["first_cause"] >= 0.65, _report(figures)
 
