@@ -20,6 +20,7 @@ CONTEXTS = {
     "object-store": "the checkpoint comes from s3://bucket/run", "released-weights": "using the released weights",
     "converted": "converted from safetensors with the script", "restored-from-backup": "restored it from a backup",
     "other-job-same-machine": "another job is on the same node", "preemptible": "the job runs on preemptible VMs",
+    "google-cloud": "training on a GKE node pool", "aws": "p4d nodes on EC2", "azure": "an Azure ND A100 v4 VM",
     "replayed": "this log is replayed", "archived": "an archived log from last week", "postmortem": "pasted from a postmortem",
     "documentation": "the example log from the README", "demo": "a demo cluster", "injected": "fault injection test",
 }
@@ -106,6 +107,19 @@ def test_a_copy_puts_the_cut_copy_before_the_unclosed_writer(engine, cue_id):
     assert any(w["kind"] == "context" and "cause incomplete-copy comes first" in w["text"] for w in top["why"])
     negated = engine.match(truncated, context=f"it was not {CONTEXTS[cue_id].split(' ', 1)[1]}")
     assert negated["matches"][0]["causes"][0]["id"] == "writer-not-closed"
+
+
+@pytest.mark.parametrize("cue_id, cause", [("google-cloud", "gce-spot-preemption"), ("aws", "ec2-spot-reclaim"),
+                                            ("azure", "azure-spot-eviction")])
+def test_the_cloud_named_puts_its_own_reclaim_first(engine, cue_id, cause):
+    preempted = "(sky-1a2b, pid=4242) I 11-30 10:00:00 controller.py:118] Cluster is preempted (status: INIT). Recovering...\n"
+    top = engine.match(preempted, context=CONTEXTS[cue_id])["matches"][0]
+    assert top["id"] == "spot-instance-preemption"
+    assert top["causes"][0] == {"id": cause, "title": top["causes"][0]["title"], "basis": "context", "signature": "", "lines": []}
+    assert any(w["kind"] == "context" and f"cause {cause} comes first" in w["text"] for w in top["why"])
+    # A cause a line names stays first: the EC2 warning names the EC2 reclaim whatever the context says.
+    warned = engine.match("EC2 Spot Instance Interruption Warning\n", context=CONTEXTS["azure"])["matches"][0]
+    assert warned["causes"][0]["id"] == "ec2-spot-reclaim" and warned["causes"][0]["basis"] == "line"
 
 
 def test_the_matching_page_documents_every_cue_and_negation():

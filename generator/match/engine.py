@@ -252,6 +252,7 @@ class Engine:
             score += WEIGHTS["hardware-unshown"]
             unsupported.append(f"nothing in the paste or context shows {', '.join(sorted(ref['gpu_models'])).upper()}, "
                                "and no line only this reference explains")
+        cued = []
         for cue in cues:
             if ref_id in cue.against:
                 score += WEIGHTS["cue-against"]
@@ -260,10 +261,12 @@ class Engine:
                 score += WEIGHTS["cue-support"]
                 fits.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}")
             for cause_id in cue.causes.get(ref_id, ()):
-                if cause_id in cause_weight:  # a cue orders the causes the lines name; it names none itself
+                if cause_id in cause_weight:
                     weight, lines, first, best = cause_weight[cause_id]
                     cause_weight[cause_id] = (weight + WEIGHTS["cue-support"], lines, first, best)
-                    fits.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}; cause {cause_id} comes first")
+                else:  # after the causes the lines name, before those the paste's words suggest
+                    cued.append(cause_id)
+                fits.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}; cause {cause_id} comes first")
         score += WEIGHTS["fit"] * len([f for f in fits if not f.startswith("the context says")])
         score += WEIGHTS["conflict"] * len([c for c in conflicts if not c.startswith("the context says")])
         read_for = False  # a reading that speaks for a reference makes it a candidate, as a line would
@@ -285,16 +288,16 @@ class Engine:
         lines = sorted({h.line_no for _, hits, _, _ in sig_hits for h in hits})
         cause_lines = sorted({h.line_no for sig, hits, is_stale, _ in sig_hits if sig["role"] == "cause" and not is_stale
                               for h in hits})
-        causes = self._causes(ref, cause_weight, said)
+        causes = self._causes(ref, cause_weight, said, cued)
         return {"id": ref_id, "title": ref["title"], "url": self.site_url + ref["url"], "kind": ref["kind"],
                 "confidence": "weak", "score": _round(score, 4), "causes": causes, "why": why,
                 "_strong_evidence": strong_evidence and not conflicts and not unsupported,
                 "_hits": (bool(sig_hits) or is_condition or read_for) and not conflicts, "_lines": lines, "_cause_lines": cause_lines}
 
-    def _causes(self, ref: dict, cause_weight: dict, said: set) -> list:
+    def _causes(self, ref: dict, cause_weight: dict, said: set, cued: list) -> list:
         """The causes the answer names: those the matched lines point at (most evidence first, then
-        the paste's words), then, where the words of a cause stand out in the paste and context,
-        causes no line tells apart (basis "words")."""
+        the paste's words), then those a context cue names (basis "context"), then, where the words
+        of a cause stand out in the paste and context, causes no line tells apart (basis "words")."""
         words = {cid: _round(sum(self.cause_idf[t] for t in terms if t in said), 4)
                  for cid, terms in ref["cause_terms"].items()}
         # The weight of the lines first, then the signature's own order (it lists the causes of
@@ -303,7 +306,11 @@ class Engine:
         named = sorted(cause_weight.items(), key=lambda kv: (-kv[1][0], kv[1][3], -words[kv[0]], min(kv[1][1]), kv[0]))
         out = [{"id": cid, "title": ref["cause_titles"][cid], "basis": "line", "signature": first_sig,
                 "lines": sorted(set(lns))[:10]} for cid, (w, lns, first_sig, _) in named]
-        rest = sorted(((w, cid) for cid, w in words.items() if cid not in cause_weight and w >= CAUSE_WORDS_FLOOR),
+        cued = list(dict.fromkeys(cid for cid in cued if cid in ref["cause_titles"]))
+        out += [{"id": cid, "title": ref["cause_titles"][cid], "basis": "context", "signature": "", "lines": []}
+                for cid in cued]
+        rest = sorted(((w, cid) for cid, w in words.items()
+                       if cid not in cause_weight and cid not in cued and w >= CAUSE_WORDS_FLOOR),
                       key=lambda wc: (-wc[0], wc[1]))
         out += [{"id": cid, "title": ref["cause_titles"][cid], "basis": "words", "signature": "", "lines": []}
                 for _, cid in rest[:CAUSES_BY_WORDS]]

@@ -291,7 +291,7 @@
       unsupported.push("nothing in the paste or context shows " + models.slice().sort().join(", ").toUpperCase() +
                        ", and no line only this reference explains");
     }
-    var cueFits = 0, cueConflicts = 0;
+    var cueFits = 0, cueConflicts = 0, cued = [];
     cues.forEach(function (cue) {
       if (cue.against.indexOf(refId) !== -1) {
         score += w["cue-against"];
@@ -303,9 +303,12 @@
         cueFits++;
       }
       ((cue.causes || {})[refId] || []).forEach(function (cid) {
-        if (!causeWeight.has(cid)) return;  // a cue orders the causes the lines name; it names none itself
-        var prev = causeWeight.get(cid);
-        causeWeight.set(cid, [prev[0] + w["cue-support"], prev[1], prev[2], prev[3]]);
+        if (causeWeight.has(cid)) {
+          var prev = causeWeight.get(cid);
+          causeWeight.set(cid, [prev[0] + w["cue-support"], prev[1], prev[2], prev[3]]);
+        } else {
+          cued.push(cid);  // after the causes the lines name, before those the paste's words suggest
+        }
         fits.push("the context says \"" + cue.text + "\" (" + cue.id + "): " + cue.reason + "; cause " + cid + " comes first");
         cueFits++;
       });
@@ -333,7 +336,7 @@
     sigHits.forEach(function (h) {
       h[1].forEach(function (x) { lines.add(x.lineNo); if (h[0].role === "cause" && !h[2]) causeLines.add(x.lineNo); });
     });
-    var causes = this.causes(ref, causeWeight, said);
+    var causes = this.causes(ref, causeWeight, said, cued);
     return { id: refId, title: ref.title, url: this.siteUrl + ref.url, kind: ref.kind, confidence: "weak",
              score: round(score, 4), causes: causes, why: why,
              _strong_evidence: strongEvidence && !conflicts.length && !unsupported.length,
@@ -343,7 +346,7 @@
 
   // The causes the answer names: those the matched lines point at (most evidence first, then the
   // paste's words), then causes no line tells apart whose words stand out in the paste (basis "words").
-  Engine.prototype.causes = function (ref, causeWeight, said) {
+  Engine.prototype.causes = function (ref, causeWeight, said, cued) {
     var idf = this.causeIdf, rank = this.rules.rank, words = {};
     Object.keys(ref.cause_terms).forEach(function (cid) {
       var s = 0;
@@ -360,7 +363,15 @@
       var uniq = Array.from(new Set(e[1][1])).sort(function (x, y) { return x - y; }).slice(0, 10);
       return { id: e[0], title: ref.cause_titles[e[0]], basis: "line", signature: e[1][2], lines: uniq };
     });
-    var rest = Object.keys(words).filter(function (cid) { return !causeWeight.has(cid) && words[cid] >= rank.cause_words_floor; })
+    var byContext = new Set();
+    cued.forEach(function (cid) {
+      if (byContext.has(cid) || !(cid in ref.cause_titles)) return;
+      byContext.add(cid);
+      out.push({ id: cid, title: ref.cause_titles[cid], basis: "context", signature: "", lines: [] });
+    });
+    var rest = Object.keys(words).filter(function (cid) {
+      return !causeWeight.has(cid) && !byContext.has(cid) && words[cid] >= rank.cause_words_floor;
+    })
       .sort(function (a, b) { return words[b] - words[a] || cmp(a, b); });
     rest.slice(0, rank.causes_by_words).forEach(function (cid) {
       out.push({ id: cid, title: ref.cause_titles[cid], basis: "words", signature: "", lines: [] });
