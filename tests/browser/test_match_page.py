@@ -251,7 +251,7 @@ def test_header_search_ranks_pasted_errors(page):
     tallies = evaluate(cases, lambda case: Answer(by_text[case.text][0], False, by_text[case.text][1]))["tallies"]
     top3, further = tallies["top3"], tallies["further_reading"]
     right, total = top3.right + further.right, top3.total + further.total
-    # Pastes alone, without their context; reset on 2026-12-02 when 145 harder cases joined the set.
+    # Pastes alone, without their context; reset on 2026-12-02 when 117 harder cases joined the set.
     assert right / total >= 0.87, f"{right}/{total} (top-3 {top3}, further reading {further})"
 
 
