@@ -126,7 +126,11 @@ class Engine:
         further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS
                    and (m["_lines"] or text_scores.get(m["id"], 0) >= FURTHER_FLOOR)]
         _assign_confidence(matches, self.refs)
-        lead = _apply_code_rules(matches, codes, candidates, self.refs, readings)
+        code_lead, by_signal = _apply_code_rules(matches, codes, candidates, self.refs)
+        # What a line's numbers say leads before "check the program first": it already says what to
+        # check. Only a signal's meaning, which decided the ranking, comes before it.
+        read = f"Read from line {readings[0].line}: {readings[0].reason}." if readings else ""
+        lead = code_lead if by_signal else read or code_lead
         verdict = ("confident" if matches and matches[0]["confidence"] == "strong" else
                    "ambiguous" if any(m["confidence"] != "weak" for m in matches) else "none")
         matches = matches[:WEAK_SHOWN] if verdict == "none" else matches[:top]
@@ -383,16 +387,15 @@ def _cause_idf(refs: dict) -> dict:
     return {term: math.log(n / count) for term, count in df.items()}
 
 
-def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict, readings: list) -> str:
-    """What the codes decide, and the sentence that leads the answer when they do. A fault the
+def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) -> tuple:
+    """What the codes decide, the sentence they would lead the answer with, and whether a signal
+    decided the ranking. A fault the
     program usually causes (an application Xid or CUDA error) named by the only lines that point at
     the first match cannot make a GPU-hardware reference strong. An exit status or signal alone
     leads to the references that explain it, in the code table's order (the OOM references first),
-    and is never confident; a line that names where the signal landed leads with its own reference.
-    What a line's numbers say leads before "check the program first": it already says what to check."""
-    read = f"Read from line {readings[0].line}: {readings[0].reason}." if readings else ""
+    and is never confident; a line that names where the signal landed leads with its own reference."""
     if not matches or not codes:
-        return read
+        return "", False
     application = [c for c in codes if c["class"] == "application"]
     app_lines = {line for c in application for line in c["lines"]}
     top = matches[0]
@@ -414,10 +417,10 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict, 
         for m in matches:
             if m["confidence"] == "strong" and not (m is matches[0] and m["_cause_lines"]):
                 m["confidence"] = "possible"
-        return f"{_code_title(signals[0])}: {signals[0]['gloss']}"
+        return f"{_code_title(signals[0])}: {signals[0]['gloss']}", True
     if application and top["confidence"] != "strong":
-        return read or f"{_code_title(application[0])} is usually an application error: check the program first."
-    return read
+        return f"{_code_title(application[0])} is usually an application error: check the program first.", False
+    return "", False
 
 
 def check_in_full(check: dict, causes: int) -> dict:

@@ -153,7 +153,10 @@
       return kinds.indexOf(m.kind) === -1 && (m._lines.size > 0 || (textScores[m.id] || 0) >= rank.further_floor);
     });
     assignConfidence(matches, this.refs, rank.strong_margin);
-    var lead = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories, readings);
+    var decided = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories);
+    // What a line's numbers say leads before "check the program first" (engine.py rank).
+    var read = readings.length ? "Read from line " + readings[0].line + ": " + readings[0].reason + "." : "";
+    var lead = decided[1] ? decided[0] : read || decided[0];
     var verdict = matches.length && matches[0].confidence === "strong" ? "confident" :
       matches.some(function (m) { return m.confidence !== "weak"; }) ? "ambiguous" : "none";
     matches = verdict === "none" ? matches.slice(0, rank.weak_shown) : matches.slice(0, top);
@@ -496,10 +499,9 @@
     return [{ kind: "long-line", line: line, text: "line " + line + " is longer than a chunk (1 MiB); a message across a cut in it may be missed" }];
   }
   // What the codes decide, and the sentence that leads the answer when they do (engine.py _apply_code_rules).
-  function applyCodeRules(matches, codes, candidates, refs, hardwareCategories, readings) {
-    // What a line's numbers say leads before "check the program first": it already says what to check.
-    var read = readings.length ? "Read from line " + readings[0].line + ": " + readings[0].reason + "." : "";
-    if (!matches.length || !codes.length) return read;
+  // [the sentence the codes would lead with, whether a signal decided the ranking] (engine.py).
+  function applyCodeRules(matches, codes, candidates, refs, hardwareCategories) {
+    if (!matches.length || !codes.length) return ["", false];
     var application = codes.filter(function (c) { return c.class === "application"; });
     var appLines = new Set();
     application.forEach(function (c) { c.lines.forEach(function (l) { appLines.add(l); }); });
@@ -528,11 +530,11 @@
         return ownLine(a) - ownLine(b) || anyLine(a) - anyLine(b) || rankOf(a) - rankOf(b) || b.score - a.score || cmp(a.id, b.id);
       });
       matches.forEach(function (m, i) { if (m.confidence === "strong" && !(i === 0 && m._cause_lines.length)) m.confidence = "possible"; });
-      return codeTitle(signals[0]) + ": " + signals[0].gloss;
+      return [codeTitle(signals[0]) + ": " + signals[0].gloss, true];
     }
     if (application.length && top.confidence !== "strong")
-      return read || codeTitle(application[0]) + " is usually an application error: check the program first.";
-    return read;
+      return [codeTitle(application[0]) + " is usually an application error: check the program first.", false];
+    return ["", false];
   }
   function codeTitle(code) {
     if (code.kind === "xid") return "Xid " + code.code + " (" + code.name + ")";
