@@ -62,9 +62,8 @@ FURTHER_SHOWN = 3
 class Engine:
     def __init__(self, index: dict, site_url: str = ""):
         self.index = index
-        self.refs = {r["id"]: dict(r, checks=[check_in_full(c, len(r["cause_titles"])) for c in r["checks"]])
-                     for r in index["references"]}
-        self.signatures = [{**SIGNATURE_DEFAULTS, **s} for s in index["signatures"]]
+        self.refs, signatures = expand_positions(index)
+        self.signatures = [{**SIGNATURE_DEFAULTS, **s} for s in signatures]
         codes = index.get("codes", {})
         self.code_entries, self.code_aliases = codes.get("entries", {}), codes.get("aliases", {})
         self.code_texts, self.code_names = codes.get("texts", {}), codes.get("names", {})
@@ -421,6 +420,21 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) 
     if application and top["confidence"] != "strong":
         return f"{_code_title(application[0])} is usually an application error: check the program first.", False
     return "", False
+
+
+def expand_positions(index: dict) -> tuple:
+    """The references (by id) and signatures with what the index leaves out put back: a
+    reference's URL, its checks in full, and the ids where the index gives positions (a
+    signature's causes in its reference's cause order, a cause's checks in the checks' order)."""
+    refs = {}
+    for r in index["references"]:
+        causes, checks = list(r["cause_titles"]), [c["id"] for c in r["checks"]]
+        refs[r["id"]] = dict(r, url=f"references/{r['id']}/",
+                             checks=[check_in_full(c, len(causes)) for c in r["checks"]],
+                             cause_checks={cid: [checks[i] for i in ks] for cid, ks in r["cause_checks"].items()})
+    signatures = [dict(s, causes=[list(refs[s["ref"]]["cause_titles"])[i] for i in s["causes"]]) if s.get("causes") else s
+                  for s in index["signatures"]]
+    return refs, signatures
 
 
 def check_in_full(check: dict, causes: int) -> dict:

@@ -44,6 +44,7 @@ def build_index(records: list[Record], code_tables: dict | None = None, locked_c
                         read_locked_code_pages() if locked_codes is None else locked_codes),
         "lunr": _lunr(records),
     }
+    _by_position(index)
     index["version"] = hashlib.sha256(json.dumps(index, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
     return index
 
@@ -65,7 +66,6 @@ def _reference(record: Record) -> dict:
     heading = {c["id"]: cause_heading(c)[0] for c in data["causes"]}
     return {
         "id": record.id, "title": data["title"], "kind": data["kind"], "category": data["category"],
-        "url": f"references/{record.id}/",
         "frameworks": frameworks, "specific_frameworks": specific, "gpu_models": models,
         "environments": applies.get("environments", []),
         "cause_titles": heading,  # in the record's order
@@ -126,6 +126,20 @@ def _with_all_required(entries: list[dict]) -> list[dict]:
         also = () if e["ignore_case"] or sharing[tuple(e["literals"])] < ALSO_SHARED else all_required(e["pattern"])
         out.append(dict(e, also=list(also)) if also else e)
     return out
+
+
+def _by_position(index: dict) -> None:
+    """A signature's causes and a cause's checks as positions in their reference's lists (the
+    cause order of `cause_titles`, the order of `checks`) rather than ids: 2.2 KB gzip at 48
+    references. Both engines put the ids back on load (engine.expand_positions and its twin)."""
+    refs = {r["id"]: r for r in index["references"]}
+    for ref in index["references"]:
+        checks = [c["id"] for c in ref["checks"]]
+        ref["cause_checks"] = {cid: [checks.index(k) for k in ks] for cid, ks in ref["cause_checks"].items()}
+    for sig in index["signatures"]:
+        if sig.get("causes"):
+            order = list(refs[sig["ref"]]["cause_titles"])
+            sig["causes"] = [order.index(cid) for cid in sig["causes"]]
 
 
 def _without_defaults(entry: dict) -> dict:

@@ -39,11 +39,8 @@
     this.index = index;
     this.rules = rules;
     this.siteUrl = siteUrl || "";
-    this.refs = {};
-    for (var i = 0; i < index.references.length; i++) {
-      var r = index.references[i], n = Object.keys(r.cause_titles).length;
-      this.refs[r.id] = Object.assign({}, r, { checks: r.checks.map(function (c) { return checkInFull(c, n); }) });
-    }
+    var expanded = expandPositions(index);
+    this.refs = expanded.refs;
     // Each signature is compiled when a line first holds one of its literals: most never meet
     // one in a given paste, and compiling them all was most of the engine's start (scan.py rules).
     function withTest(s) {
@@ -54,7 +51,7 @@
       } });
     }
     var defaults = rules.scan.signature_defaults;  // the index leaves out fields that hold these
-    this.signatures = index.signatures.map(function (s) { return withTest(Object.assign({}, defaults, s)); });
+    this.signatures = expanded.signatures.map(function (s) { return withTest(Object.assign({}, defaults, s)); });
     var codes = index.codes || {};
     this.codeEntries = codes.entries || {};
     this.codeAliases = codes.aliases || {};
@@ -213,6 +210,24 @@
              "class": entry["class"], recovery: "recovery" in entry ? entry.recovery : "",
              references: entry.references || [], url: this.siteUrl + codeLink(key.slice(0, at), code, entry.url), lines: [] };
   };
+  // The references (by id) and signatures with what the index leaves out put back: a reference's
+  // URL, its checks in full, and ids where the index gives positions (a signature's causes in its
+  // reference's cause order, a cause's checks in the checks' order). Twin of engine.py expand_positions.
+  function expandPositions(index) {
+    var refs = {};
+    index.references.forEach(function (r) {
+      var causes = Object.keys(r.cause_titles), checks = r.checks.map(function (c) { return c.id; }), byCause = {};
+      Object.keys(r.cause_checks).forEach(function (cid) { byCause[cid] = r.cause_checks[cid].map(function (i) { return checks[i]; }); });
+      refs[r.id] = Object.assign({}, r, { url: "references/" + r.id + "/", cause_checks: byCause,
+        checks: r.checks.map(function (c) { return checkInFull(c, causes.length); }) });
+    });
+    var signatures = index.signatures.map(function (s) {
+      if (!s.causes || !s.causes.length) return s;
+      var causes = Object.keys(refs[s.ref].cause_titles);
+      return Object.assign({}, s, { causes: s.causes.map(function (i) { return causes[i]; }) });
+    });
+    return { refs: refs, signatures: signatures };
+  }
   // A check with the fields the index leaves out put back: empty ones, and whether it tells causes
   // apart (it rules one out, or confirms fewer than all of them). Twin of engine.py check_in_full.
   function checkInFull(c, causes) {
