@@ -53,6 +53,12 @@ def test_each_negation_cancels_a_cue_just_after_it(negation):
     assert [c.negated_by for c in cues if c.id == "replayed"] == [negation]
 
 
+@pytest.mark.parametrize("context", ["a fault injection test", "the fault-injector writes kernel messages",
+                                     "GPUd's fault injector", "faultinjection suite", "we injected an Xid 79"])
+def test_a_fault_injection_tool_is_read_as_injected_whatever_it_is_called(context):
+    assert [c.id for c in Rules().read_cues(context)] == ["injected"]
+
+
 def test_a_negation_in_another_clause_does_not_cancel(engine):
     cues = Rules().read_cues("not sure why; the log is replayed")
     assert [c.negated_by for c in cues if c.id == "replayed"] == [None]

@@ -99,7 +99,7 @@ CUES = [
     Cue("documentation", "replay", r"\bdocumentation\b|\breadme\b|\bdocs? (?:page|example)\b|\bexample (?:log|output)\b|\bsample (?:log|output)\b",
         "example text from documentation is not a current event"),
     Cue("demo", "replay", r"\bdemo\b|\bsynthetic\b|\bsimulated\b", "a demonstration or synthetic log shows no real fault"),
-    Cue("injected", "replay", r"\binjected\b|\bfault injection\b|\btest fixtures?\b|\bchaos test\b",
+    Cue("injected", "replay", r"\binjected\b|\bfault[- ]?inject(?:ion|ors?|ing)\b|\btest fixtures?\b|\bchaos test\b",
         "injected faults are made by a tool, not by hardware"),
 ]
 
