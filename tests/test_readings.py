@@ -58,6 +58,14 @@ def read(text, kind, line_no=1):
 
 
 ELSEWHERE, FRAGMENTED = "gpu-memory-held-elsewhere", "gpu-memory-fragmented"
+BARRIER = "early-barrier-timeout"
+
+
+def watchdog(seq, op="ALLREDUCE", numel=1):
+    """The watchdog's timeout line in the form ProcessGroupNCCL.cpp prints (WorkNCCL's operator<<)."""
+    return (f"[rank3]:[E1202 10:11:12.123456789 ProcessGroupNCCL.cpp:632] [Rank 3] Watchdog caught collective operation "
+            f"timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={numel}, NumelOut={numel}, Timeout(ms)=600000) "
+            "ran for 600082 milliseconds before timing out.")
 
 
 def read_elsewhere(line_no, text):
@@ -153,6 +161,33 @@ def test_the_readings_name_references_and_causes_the_records_have():
             assert set(causes) <= {c["id"] for c in records[ref].data["causes"]}, (kind, ref)
 
 
+@pytest.mark.parametrize("seq", [2, 3, R.EARLY_SEQ])
+def test_a_barrier_among_the_first_collectives_is_read_as_a_rank_busy_before_training(seq):
+    got = read(watchdog(seq), BARRIER, 7)
+    assert got is not None and got.line == 7 and got.text.startswith(f"WorkNCCL(SeqNum={seq}, OpType=ALLREDUCE, NumelIn=1")
+    assert got.reason.startswith(f"the timed-out work is collective {seq} of its process group")
+
+
+@pytest.mark.parametrize("line", [watchdog(1), watchdog(R.EARLY_SEQ + 1), watchdog(1580), watchdog(3, numel=466119168),
+                                  watchdog(3, op="BROADCAST"), watchdog(3, op="_ALLGATHER_BASE")])
+def test_the_first_collective_a_later_one_or_real_data_gives_no_barrier_reading(line):
+    """SeqNum 1 also sets up NCCL's connections (a blocked network stops there); later or larger work
+    is training's own."""
+    assert read(line, BARRIER) is None
+
+
+def test_an_early_barrier_timeout_names_the_long_phase_and_the_blocked_rank(engine):
+    result = engine.match(watchdog(4))
+    assert [r["id"] for r in result["readings"]] == [BARRIER] and result["answer"].startswith("Read from line 1:")
+    assert result["verdict"] != "confident"
+    top = {m["id"]: m for m in result["matches"][:2]}
+    assert set(top) == {"training-stuck-no-progress", "silent-hang"}
+    assert top["training-stuck-no-progress"]["causes"][0]["id"] == "long-phase-trips-timers"
+    assert top["silent-hang"]["causes"][0]["id"] == "rank-blocked-outside-collective"
+    later = engine.match(watchdog(1580))
+    assert later["readings"] == []
+
+
 def test_a_line_two_signatures_matched_is_read_once():
     class Hit:
         def __init__(self, line_no, text):
@@ -164,10 +199,11 @@ def test_a_line_two_signatures_matched_is_read_once():
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is needed to run the browser engine")
 def test_the_browser_twin_reads_the_same():
     """readings.js, through node, on the same lines: the same readings, in the same words."""
-    lines = [HELD_OLD, HELD_NEW, OWN_OLD, OWN_NEW, OWN_IN_CONTAINER, SMALL_NEIGHBOUR, FRAG_NEW, FRAG_OLD, TOO_LARGE]
+    lines = [HELD_OLD, HELD_NEW, OWN_OLD, OWN_NEW, OWN_IN_CONTAINER, SMALL_NEIGHBOUR, FRAG_NEW, FRAG_OLD, TOO_LARGE,
+             watchdog(1), watchdog(2), watchdog(R.EARLY_SEQ), watchdog(R.EARLY_SEQ + 1), watchdog(3, numel=9801523)]
     out = subprocess.run(["node", str(RUNNER)], input=json.dumps({"table": R.table(), "lines": lines}),
                          capture_output=True, text=True, check=True).stdout
     rules = R.Readings()
     mine = [[[x.id, x.line, x.text, x.reason] for x in rules.of_line(i + 1, t)] for i, t in enumerate(lines)]
     assert json.loads(out) == mine
-    assert sum(len(x) for x in mine) == 4
+    assert sum(len(x) for x in mine) == 6

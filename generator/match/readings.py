@@ -14,6 +14,16 @@ GPU's total and free memory and what its own allocator holds:
   comment), so the memory existed, in pieces no request of that size could use.
 A message that names a memory fraction ("... allowed;") matches no form: there the cap may be what
 ran out.
+
+One reading of the NCCL watchdog's timeout line, which prints the timed-out work as
+"WorkNCCL(SeqNum=N, OpType=..., NumelIn=N, NumelOut=N, ...)" (torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp):
+- early-barrier-timeout: an all-reduce of one element is how ProcessGroupNCCL::barrier() waits
+  for every rank ("All reduce to achieve the barrier", on a one-element tensor), and a SeqNum of
+  2 to EARLY_SEQ says the job had got no further than its first few collectives. One rank had
+  not reached a barrier that the others were waiting in before any training step: a rank doing
+  work the others skip (preparing, downloading or tokenizing data, loading a model) for longer
+  than the timeout. SeqNum 1 is left out: the very first collective also sets up NCCL's
+  connections, so a blocked network stops there too.
 """
 import math
 from dataclasses import dataclass, field
@@ -41,6 +51,8 @@ FORMS = [
 ELSEWHERE_SHARE = 0.5  # of the GPU, chosen here well above what the driver and libraries hold outside PyTorch
 MIN_GIB = 1.0          # held elsewhere, or cached in pieces, for a reading to say so
 FRAGMENTED_SHARE = 0.1  # of the GPU cached in pieces, chosen here: below it the GPU is simply full
+BARRIER = r"WorkNCCL\(SeqNum=([0-9]{1,12}), OpType=ALLREDUCE, NumelIn=1, NumelOut=1\b"
+EARLY_SEQ = 10  # chosen here: a job's setup makes a handful of collectives before its first step
 # What each reading speaks for and against, and the causes of the references it speaks for that it
 # points at (tests/test_readings.py checks they exist).
 EFFECTS = {
@@ -52,6 +64,11 @@ EFFECTS = {
         "against": ("oom-killed-mid-step",),  # the memory was there, so "GPU memory ran out" cannot be sure
         "supports": ("caching-allocator-fragmentation-stragglers",),
         "causes": {"caching-allocator-fragmentation-stragglers": ("segment-fragmentation",)}},
+    "early-barrier-timeout": {
+        "against": (),
+        "supports": ("training-stuck-no-progress", "silent-hang"),
+        "causes": {"training-stuck-no-progress": ("long-phase-trips-timers",),
+                   "silent-hang": ("rank-blocked-outside-collective",)}},
 }
 
 
@@ -72,6 +89,7 @@ class Reading:
 class Readings:
     def __init__(self):
         self.forms = [(compile_rule(pattern), names) for pattern, names in FORMS]
+        self.barrier = compile_rule(BARRIER)
 
     def read(self, hits) -> list[Reading]:
         """Readings of the matched lines (objects with .line_no and .text), first line first; a line
@@ -82,9 +100,18 @@ class Readings:
     def of_line(self, line_no: int, text: str) -> list[Reading]:
         sizes, clause = self.sizes(text)
         if sizes is None:
-            return []
+            return self.of_watchdog(line_no, text)
         said = ((kind, reason(sizes)) for kind, reason in READERS)
         return [Reading(kind, line_no, clause, why, **EFFECTS[kind]) for kind, why in said if why]
+
+    def of_watchdog(self, line_no: int, text: str) -> list[Reading]:
+        m = self.barrier.search(text)
+        if m is None or not 2 <= int(m.group(1)) <= EARLY_SEQ:
+            return []
+        why = (f"the timed-out work is collective {int(m.group(1))} of its process group, an all-reduce of one element "
+               "(how barrier() waits for all ranks): a rank had not reached a barrier in the job's first few "
+               "collectives, before training, doing work the other ranks were not for longer than the timeout")
+        return [Reading("early-barrier-timeout", line_no, m.group(0)[:300], why, **EFFECTS["early-barrier-timeout"])]
 
     def sizes(self, text: str):
         """The sizes the message gives, in GiB (with `reserved`), and the clause they were read from."""
@@ -129,7 +156,7 @@ def table(known: set | None = None) -> dict:
     """The rules as the index carries them to the browser engine."""
     def kept(refs):
         return [r for r in refs if known is None or r in known]
-    return {"forms": [[p, list(names)] for p, names in FORMS], "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
+    return {"forms": [[p, list(names)] for p, names in FORMS], "barrier": BARRIER, "early_seq": EARLY_SEQ, "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
             "fragmented_share": FRAGMENTED_SHARE,
             "effects": {kind: {"against": kept(e["against"]), "supports": kept(e["supports"]),
                                "causes": {ref: list(ids) for ref, ids in e["causes"].items() if known is None or ref in known}}

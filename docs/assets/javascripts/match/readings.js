@@ -1,8 +1,10 @@
 // Twin of generator/match/readings.py: what the numbers of a matched line say. Two readings of
 // PyTorch's CUDA out-of-memory message: most of the GPU held by another process or the driver
 // (gpu-memory-held-elsewhere), and a request no larger than the free plus the reserved-but-
-// unallocated memory that still failed (gpu-memory-fragmented). The forms, limits and effects come
-// from the index. Loaded by the match worker and by node.
+// unallocated memory that still failed (gpu-memory-fragmented); and one of the NCCL watchdog's
+// timeout line: a one-element all-reduce (a barrier) among the job's first collectives timed out
+// (early-barrier-timeout). The forms, limits and effects come from the index. Loaded by the match
+// worker and by node.
 (function (root) {
   "use strict";
   var node = typeof module === "object" && module.exports;
@@ -10,6 +12,7 @@
 
   function Readings(r) {
     this.forms = r.forms.map(function (f) { return [M.compileRule(f[0]), f[1]]; });
+    this.barrier = M.compileRule(r.barrier);
     this.r = r;
   }
   // Readings of the matched lines (objects with lineNo and text), first line first; a line several
@@ -24,7 +27,7 @@
   };
   Readings.prototype.ofLine = function (lineNo, text) {
     var got = this.sizes(text), sizes = got[0], r = this.r, out = [];
-    if (!sizes) return out;
+    if (!sizes) return this.ofWatchdog(lineNo, text);
     READERS.forEach(function (reader) {
       var why = reader[1](sizes, r);
       if (!why) return;
@@ -32,6 +35,18 @@
       out.push({ id: reader[0], line: lineNo, text: got[1], reason: why, against: e.against, supports: e.supports, causes: e.causes });
     });
     return out;
+  };
+  Readings.prototype.ofWatchdog = function (lineNo, text) {
+    var m = this.barrier.exec(text, 0), r = this.r;
+    if (!m) return [];
+    var seq = parseInt(m[1], 10);
+    if (seq < 2 || seq > r.early_seq) return [];
+    var e = r.effects["early-barrier-timeout"];
+    return [{ id: "early-barrier-timeout", line: lineNo, text: M.sliceCp(m[0], 0, 300),
+              reason: "the timed-out work is collective " + seq + " of its process group, an all-reduce of one element " +
+                "(how barrier() waits for all ranks): a rank had not reached a barrier in the job's first few " +
+                "collectives, before training, doing work the other ranks were not for longer than the timeout",
+              against: e.against, supports: e.supports, causes: e.causes }];
   };
   // The sizes the message gives, in GiB (with `reserved`), and the clause they were read from.
   Readings.prototype.sizes = function (text) {
