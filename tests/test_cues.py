@@ -134,3 +134,18 @@ def test_the_matching_page_documents_every_cue_and_negation():
         assert f"`{cue.id}`" in page and cue.reason in page, cue.id
     for negation, _ in NEGATIONS:
         assert f"`{negation}`" in page, negation
+
+
+@pytest.mark.parametrize("context,cause", [
+    ("an archived syslog from last month", "archived-log-in-scope"),
+    ("copied from the incident report", "pasted-or-documentation-text"),
+    ("sample output from the README", "pasted-or-documentation-text"),
+    ("a demo cluster", "injected-test-events"),
+    ("our fault injector wrote this", "injected-test-events"),
+])
+def test_a_replay_cue_names_which_story_of_the_replay_page_it_is(engine, context, cause):
+    line = "[Tue Dec  1 10:00:00 2026] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, GPU has fallen off the bus."
+    result = engine.match(line, context=context)
+    page = next(m for m in result["matches"] if m["id"] == "replayed-logs-false-hardware-diagnosis")
+    assert page["causes"][0]["id"] == cause and page["causes"][0]["basis"] == "context"
+    assert result["verdict"] != "confident"

@@ -51,6 +51,8 @@ class Cue:
     causes: dict = field(default_factory=dict)  # reference -> causes it puts first among those its lines name
 
 
+# The page about stale or replayed hardware evidence: a replay cue says which of its stories it is.
+REPLAY_PAGE = "replayed-logs-false-hardware-diagnosis"
 # A copy or download cut short leaves a truncated file that was never this job's writer's fault.
 COPIED = {"hdf5-corruption": ["incomplete-copy"]}
 
@@ -94,13 +96,15 @@ CUES = [
         "on Azure, spot VMs are evicted by Azure", causes={"spot-instance-preemption": ["azure-spot-eviction"]}),
     Cue("replayed", "replay", r"\b(?:replay(?:ed|ing)?|re-?played)\b", "the log is replayed, not live"),
     Cue("archived", "replay", r"\barchived?\b|\bold logs?\b|\bfrom last (?:week|month|year)\b|\bhistorical\b",
-        "the log is from the past, not the current run"),
-    Cue("postmortem", "replay", r"\bpost-?mortem\b|\bincident report\b", "the text is a write-up of a past incident"),
+        "the log is from the past, not the current run", causes={REPLAY_PAGE: ["archived-log-in-scope"]}),
+    Cue("postmortem", "replay", r"\bpost-?mortem\b|\bincident report\b", "the text is a write-up of a past incident",
+        causes={REPLAY_PAGE: ["pasted-or-documentation-text"]}),
     Cue("documentation", "replay", r"\bdocumentation\b|\breadme\b|\bdocs? (?:page|example)\b|\bexample (?:log|output)\b|\bsample (?:log|output)\b",
-        "example text from documentation is not a current event"),
-    Cue("demo", "replay", r"\bdemo\b|\bsynthetic\b|\bsimulated\b", "a demonstration or synthetic log shows no real fault"),
+        "example text from documentation is not a current event", causes={REPLAY_PAGE: ["pasted-or-documentation-text"]}),
+    Cue("demo", "replay", r"\bdemo\b|\bsynthetic\b|\bsimulated\b", "a demonstration or synthetic log shows no real fault",
+        causes={REPLAY_PAGE: ["injected-test-events"]}),
     Cue("injected", "replay", r"\binjected\b|\bfault[- ]?inject(?:ion|ors?|ing)\b|\btest fixtures?\b|\bchaos test\b",
-        "injected faults are made by a tool, not by hardware"),
+        "injected faults are made by a tool, not by hardware", causes={REPLAY_PAGE: ["injected-test-events"]}),
 ]
 
 # Words that cancel a cue just after them, in the same clause.
