@@ -21,6 +21,7 @@ CONTEXTS = {
     "converted": "converted from safetensors with the script", "restored-from-backup": "restored it from a backup",
     "other-job-same-machine": "another job is on the same node", "preemptible": "the job runs on preemptible VMs",
     "google-cloud": "training on a GKE node pool", "aws": "p4d nodes on EC2", "azure": "an Azure ND A100 v4 VM",
+    "in-a-container": "the trainer runs in a docker container", "network-filesystem": "the dataset sits on Lustre",
     "replayed": "this log is replayed", "archived": "an archived log from last week", "postmortem": "pasted from a postmortem",
     "documentation": "the example log from the README", "demo": "a demo cluster", "injected": "fault injection test",
 }
@@ -149,3 +150,21 @@ def test_a_replay_cue_names_which_story_of_the_replay_page_it_is(engine, context
     page = next(m for m in result["matches"] if m["id"] == "replayed-logs-false-hardware-diagnosis")
     assert page["causes"][0]["id"] == cause and page["causes"][0]["basis"] == "context"
     assert result["verdict"] != "confident"
+
+
+def test_a_container_puts_shared_memory_first_for_a_dataloader_worker_that_died(engine):
+    line = ("RuntimeError: DataLoader worker (pid 4242) exited unexpectedly with exit code 1. "
+            "Details are lost due to multiprocessing.")
+    def first_cause(context):
+        page = next(m for m in engine.match(line, context=context)["matches"] if m["id"] == "dataloader-failure")
+        return page["causes"][0]
+    assert first_cause("")["id"] != "shm-exhausted"
+    got = first_cause("inside a Kubernetes pod")
+    assert got["id"] == "shm-exhausted" and got["basis"] == "context"
+
+
+def test_a_network_file_system_does_not_outrank_the_causes_a_line_names(engine):
+    """NFS puts HDF5's lock failure first only where the line itself does not say what happened."""
+    signature = engine.match("OSError: Unable to open file (file signature not found)", context="the data is on an NFS share")
+    page = next(m for m in signature["matches"] if m["id"] == "hdf5-corruption")
+    assert page["causes"][0]["id"] != "lock-failure-not-corruption" and page["causes"][0]["basis"] == "line"
