@@ -168,3 +168,11 @@ def test_a_network_file_system_does_not_outrank_the_causes_a_line_names(engine):
     signature = engine.match("OSError: Unable to open file (file signature not found)", context="the data is on an NFS share")
     page = next(m for m in signature["matches"] if m["id"] == "hdf5-corruption")
     assert page["causes"][0]["id"] != "lock-failure-not-corruption" and page["causes"][0]["basis"] == "line"
+
+
+def test_a_container_puts_its_memory_limit_first_for_a_cgroup_kill(engine):
+    line = "Memory cgroup out of memory: Killed process 4242 (python3) total-vm:9912344kB, anon-rss:8123456kB, file-rss:0kB, shmem-rss:0kB"
+    def first_cause(context):
+        page = next(m for m in engine.match(line, context=context)["matches"] if m["id"] == "cgroup-memory-limit")
+        return page["causes"][0]["id"]
+    assert first_cause("a docker container with a 8g limit") == "limit-below-peak"

@@ -96,8 +96,8 @@ CUES = [
         "on Azure, spot VMs are evicted by Azure", causes={"spot-instance-preemption": ["azure-spot-eviction"]}),
     # Where the job ran also says which story of a page to check first (each page's cause says so).
     Cue("in-a-container", "environment", r"\b(?:docker|podman|containers?|containeri[sz]ed|kubernetes|k8s|pods?)\b",
-        "a container's /dev/shm is only as large as its shm setting, which DataLoader workers fill first",
-        causes={"dataloader-failure": ["shm-exhausted"]}),
+        "a container runs within its own /dev/shm size and memory limit, which DataLoader workers and a job's peak meet first",
+        causes={"dataloader-failure": ["shm-exhausted"], "cgroup-memory-limit": ["limit-below-peak"]}),
     Cue("network-filesystem", "environment",
         r"\b(?:nfs|lustre|gpfs|beegfs|cephfs|network (?:file ?system|storage|drive)|shared (?:file ?system|storage|drive))\b",
         "HDF5 locks files on open, which fails on network file systems without lock support",
