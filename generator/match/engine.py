@@ -251,6 +251,8 @@ class Engine:
         if shown:
             why.append({"kind": "words", "terms": shown[:WORDS_SHOWN], "relevance": _round(text_score, 3)})
         fits, conflicts, unsupported = _context_fit(ref, hints)
+        # The framework and hardware fits weigh here; a cue's own weight is added where it is read.
+        score += WEIGHTS["fit"] * len(fits) + WEIGHTS["conflict"] * len(conflicts)
         if ref["gpu_models"] and not set(ref["gpu_models"]) & set(hints["hardware"]) and not own_line:
             score += WEIGHTS["hardware-unshown"]
             unsupported.append(f"nothing in the paste or context shows {', '.join(sorted(ref['gpu_models'])).upper()}, "
@@ -270,8 +272,6 @@ class Engine:
                 else:  # after the causes the lines name, before those the paste's words suggest
                     cued.append(cause_id)
                 fits.append(f"the context says \"{cue.text}\" ({cue.id}): {cue.reason}; cause {cause_id} comes first")
-        score += WEIGHTS["fit"] * len([f for f in fits if not f.startswith("the context says")])
-        score += WEIGHTS["conflict"] * len([c for c in conflicts if not c.startswith("the context says")])
         read_for = False  # a reading that speaks for a reference makes it a candidate, as a line would
         for reading in readings:  # like a cue, but a reading against a reference leaves it a candidate
             said_so = f"line {reading.line} says \"{reading.text}\" ({reading.id}): {reading.reason}"

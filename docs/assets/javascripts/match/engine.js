@@ -303,22 +303,22 @@
     var shown = (sigHits.length ? terms.filter(function (t) { return hitWords.has(t); }) : terms).map(say);
     if (shown.length) why.push({ kind: "words", terms: shown.slice(0, rank.words_shown), relevance: round(textScore, 3) });
     var fc = this.contextFit(ref, hints), fits = fc[0], conflicts = fc[1], unsupported = fc[2];
+    // The framework and hardware fits weigh here; a cue's own weight is added where it is read.
+    score += w.fit * fits.length + w.conflict * conflicts.length;
     var models = ref.gpu_models;
     if (models.length && !models.some(function (m) { return hints.hardware.indexOf(m) !== -1; }) && !ownLine) {
       score += w["hardware-unshown"];
       unsupported.push("nothing in the paste or context shows " + models.slice().sort().join(", ").toUpperCase() +
                        ", and no line only this reference explains");
     }
-    var cueFits = 0, cueConflicts = 0, cued = [];
+    var cued = [];
     cues.forEach(function (cue) {
       if (cue.against.indexOf(refId) !== -1) {
         score += w["cue-against"];
         conflicts.push("the context says \"" + cue.text + "\" (" + cue.id + "): " + cue.reason);
-        cueConflicts++;
       } else if (cue.supports.indexOf(refId) !== -1) {
         score += w["cue-support"];
         fits.push("the context says \"" + cue.text + "\" (" + cue.id + "): " + cue.reason);
-        cueFits++;
       }
       ((cue.causes || {})[refId] || []).forEach(function (cid) {
         if (causeWeight.has(cid)) {
@@ -328,10 +328,8 @@
           cued.push(cid);  // after the causes the lines name, before those the paste's words suggest
         }
         fits.push("the context says \"" + cue.text + "\" (" + cue.id + "): " + cue.reason + "; cause " + cid + " comes first");
-        cueFits++;
       });
     });
-    score += w.fit * (fits.length - cueFits) + w.conflict * (conflicts.length - cueConflicts);
     var readFor = false;  // a reading that speaks for a reference makes it a candidate, as a line would
     readings.forEach(function (r) {  // like a cue, but a reading against a reference leaves it a candidate
       var saidSo = "line " + r.line + " says \"" + r.text + "\" (" + r.id + "): " + r.reason;
