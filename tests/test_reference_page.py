@@ -119,3 +119,31 @@ def test_an_answer_names_each_cause_by_the_heading_its_page_shows():
             title = index[ref_id]["cause_titles"][cause["id"]]
             assert title == cause["heading"], (ref_id, cause["id"])
             assert len(title) <= 110 and (title.endswith("…") or title[-1:].isalnum() or title[-1] in ")\"'`"), title
+
+
+def _signature_block(page, sig_id):
+    start = page.index(f'id="signature-{sig_id}"')
+    return page[start:page.index("</details>", start)]
+
+
+def test_a_signature_says_which_causes_its_line_points_at_its_exception_and_its_mark():
+    """What the match engine reads from a signature is on its page: the causes its line names (linked,
+    most likely first), the `unless` pattern and the test-output mark."""
+    shown = 0
+    for record in RECORDS:
+        page = PAGES[record.id][1]
+        causes = {c["id"] for c in record.data["causes"]}
+        for sig in record.data["signatures"]:
+            block = _signature_block(page, sig["id"])
+            named = sig.get("causes") or []
+            if named:
+                links = re.findall(r"\]\(#cause-([a-z0-9-]+)\)", block.split("Points at:", 1)[1])
+                assert links == named and set(links) <= causes, (record.id, sig["id"])
+                shown += 1
+            else:
+                assert "Points at:" not in block, (record.id, sig["id"])
+            assert ("Not when the line also matches" in block) == bool(sig.get("unless")), (record.id, sig["id"])
+            if sig.get("unless"):
+                assert sig["unless"] in block
+            assert ("Test-tool output" in block) == (sig.get("marks") == "test-output"), (record.id, sig["id"])
+    assert shown >= 100

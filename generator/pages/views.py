@@ -73,7 +73,8 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
         "applies_to": _applies_rows(data.get("applies_to", {})),
         "versions": data.get("applies_to", {}).get("versions", []),
         "signatures": _signature_groups([dict(s, cite=cite(s["seen_at"]),
-                                                   overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])])
+                                                   overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])],
+                                                   points_at=[_cause_link(c, causes) for c in s.get("causes", [])])
                                               for s in data["signatures"]]),
         "causes": [_cause_view(c, cite, checks, check_no) for c in data["causes"]],
         "causes_ranked": any("likelihood" in c for c in data["causes"]),
