@@ -103,3 +103,16 @@ def test_test_split_proportions_and_hard_negatives():
     for cases in (test, dev):
         negatives = [c for c in cases if c.negative]
         assert len(hard_negatives(cases, engine)) >= 0.6 * len(negatives)
+
+
+def test_a_gatherer_learns_whether_a_thread_is_free_without_learning_where_it_is_used():
+    """`python -m relref.match.evaluation URL ...` through a real pipe: a thread the development set
+    holds, one the frozen split holds (spelled as a comment link), and one nowhere."""
+    import subprocess
+    import sys
+    from relref.match.evaluation import devset_cases, testsplit_cases
+    dev = devset_cases()[0].source
+    test = testsplit_cases("frozen")[0].source + "#issuecomment-1"
+    done = subprocess.run([sys.executable, "-m", "relref.match.evaluation", dev, test, "https://github.com/example/none/issues/1"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.splitlines() == [f"in use  {dev}", f"in use  {test}", "free    https://github.com/example/none/issues/1"]

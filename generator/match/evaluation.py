@@ -235,3 +235,19 @@ def hard_negatives(cases: list[Case], engine) -> set:
         elif any(s >= TEXT_FLOOR for s in engine._full_text(case.text, "", case.context)[0].values()):
             hard.add(case.id)
     return hard
+
+
+def labelled_threads() -> set:
+    """Every thread that already holds a labelled case: the development set and every part of the
+    test split. A new case must come from a thread outside it."""
+    parts = devset_cases() + testsplit_cases("frozen") + testsplit_cases("moved-out") + testsplit_cases("topup")
+    return {key for case in parts for key in case.threads}
+
+
+if __name__ == "__main__":
+    # `python -m relref.match.evaluation URL ...`: "free" or "in use" per thread, for whoever gathers
+    # new cases without seeing the test split (it never says which set holds a thread).
+    import sys
+    used = labelled_threads()
+    for url in sys.argv[1:]:
+        print(("in use  " if thread_key(url) in used else "free    ") + url)
