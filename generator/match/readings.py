@@ -1,7 +1,7 @@
 """What the numbers of a matched line say. Twin: docs/assets/javascripts/match/readings.js.
 
-Two readings today, both of PyTorch's CUDA out-of-memory message, which gives the request, the
-GPU's total and free memory and what its own allocator holds:
+Three readings today. Two are of PyTorch's CUDA out-of-memory message, which gives the request,
+the GPU's total and free memory and what its own allocator holds:
 - gpu-memory-held-elsewhere: what total, free and the allocator's reserve leave over is held "by
   the driver and usage by other programs" (the comment above the message in
   c10/cuda/CUDACachingAllocator.cpp). When that rest is most of the GPU, the process that failed was
@@ -20,9 +20,10 @@ One reading of the NCCL watchdog's timeout line, which prints the timed-out work
 - early-barrier-timeout: an all-reduce of one element is how ProcessGroupNCCL::barrier() waits
   for every rank ("All reduce to achieve the barrier", on a one-element tensor), and a SeqNum of
   2 to EARLY_SEQ says the job had got no further than its first few collectives. One rank had
-  not reached a barrier that the others were waiting in before any training step: a rank doing
-  work the others skip (preparing, downloading or tokenizing data, loading a model) for longer
-  than the timeout. SeqNum 1 is left out: the very first collective also sets up NCCL's
+  not reached it while the others waited: a rank doing work the others skip (preparing,
+  downloading or tokenizing data, loading a model) for longer than the timeout. A scalar
+  all-reduce in the first steps prints the same line, so the reading names the story to check
+  first, not a certainty. SeqNum 1 is left out: the very first collective also sets up NCCL's
   connections, so a blocked network stops there too.
 """
 import math
@@ -109,8 +110,8 @@ class Readings:
         if m is None or not 2 <= int(m.group(1)) <= EARLY_SEQ:
             return []
         why = (f"the timed-out work is collective {int(m.group(1))} of its process group, an all-reduce of one element "
-               "(how barrier() waits for all ranks): a rank had not reached a barrier in the job's first few "
-               "collectives, before training, doing work the other ranks were not for longer than the timeout")
+               "(how barrier() waits for all ranks): among the job's first few collectives a rank had not "
+               "reached it, doing work the other ranks were not (preparing data, loading) for longer than the timeout")
         return [Reading("early-barrier-timeout", line_no, m.group(0)[:300], why, **EFFECTS["early-barrier-timeout"])]
 
     def sizes(self, text: str):

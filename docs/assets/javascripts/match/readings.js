@@ -44,8 +44,8 @@
     var e = r.effects["early-barrier-timeout"];
     return [{ id: "early-barrier-timeout", line: lineNo, text: M.sliceCp(m[0], 0, 300),
               reason: "the timed-out work is collective " + seq + " of its process group, an all-reduce of one element " +
-                "(how barrier() waits for all ranks): a rank had not reached a barrier in the job's first few " +
-                "collectives, before training, doing work the other ranks were not for longer than the timeout",
+                "(how barrier() waits for all ranks): among the job's first few collectives a rank had not " +
+                "reached it, doing work the other ranks were not (preparing data, loading) for longer than the timeout",
               against: e.against, supports: e.supports, causes: e.causes }];
   };
   // The sizes the message gives, in GiB (with `reserved`), and the clause they were read from.
