@@ -298,3 +298,25 @@ def test_a_log_of_one_long_line_is_read_in_bounded_text(engine, monkeypatch):
     monkeypatch.setattr(engine_module, "tokenize_words", lambda text: read.append(len(text)) or real(text))
     result = engine.rank(scan, "context " * 100000, 5)
     assert result["matches"] and max(read) <= 3 * engine_module.RELEVANCE_CHARS + 2
+
+
+@pytest.mark.parametrize("line", [
+    # The three forms ProcessGroupNCCL's WorkNCCL printer has had (torch/lib/c10d at pytorch
+    # 00f5dfd5: no SeqNum, with and without TensorShape; later SeqNum and TensorShape; now
+    # NumelIn/NumelOut), the last cut where a pasted log wraps it.
+    "[E ProcessGroupNCCL.cpp:485] [Rank 6] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802246 milliseconds before timing out.",
+    "[E ProcessGroupNCCL.cpp:587] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(OpType=BROADCAST, TensorShape=[1], Timeout(ms)=1800000) ran for 1806127 milliseconds before timing out.",
+    "[E ProcessGroupNCCL.cpp:737] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=58, OpType=ALLREDUCE, TensorShape=[2048], Timeout(ms)=1800000) ran for 1800485 milliseconds before timing out.",
+    "[Rank 6] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802246 milliseconds before timing\nout.",
+])
+def test_every_release_s_watchdog_line_meets_the_watchdog_signature(engine, line):
+    result = engine.match(line)
+    hit = {w["signature"] for m in result["matches"] for w in m["why"] if w["kind"] == "signature"}
+    assert "nccl-watchdog-collective-timeout" in hit
+    assert not result["confident"]
+
+
+def test_nccl_finding_no_socket_interface_names_the_interface_cause(engine):
+    result = engine.match("gpu617:22841:22841 [0] bootstrap.cc:37 NCCL WARN Bootstrap : no socket interface found")
+    assert result["confident"] and ids(result)[0] == "network-partition"
+    assert result["matches"][0]["causes"][0]["id"] == "wrong-interface-or-blocked-port"
