@@ -48,7 +48,9 @@ def test_the_browser_carries_the_same_rules():
 
 
 def test_redacting_the_development_set_keeps_every_answer():
-    """Redaction replaces what identifies a cluster, never what identifies the failure."""
+    """Redaction replaces what identifies a cluster, never what identifies the failure: the verdict
+    stays, and so does the first candidate of an answer that has one (a `none` answer's weak list is
+    ranked on words alone, and a host name's words may reorder near-ties in it)."""
     from relref.match import load_engine
     from relref.match.evaluation import devset_cases
     engine = load_engine()
@@ -59,7 +61,8 @@ def test_redacting_the_development_set_keeps_every_answer():
             continue
         redacted += 1
         a, b = engine.match(case.text, context=case.context), engine.match(text, context=case.context)
-        if [m["id"] for m in a["matches"][:1]] != [m["id"] for m in b["matches"][:1]] or a["verdict"] != b["verdict"]:
+        first = [m["id"] for m in a["matches"][:1]] != [m["id"] for m in b["matches"][:1]]
+        if a["verdict"] != b["verdict"] or (first and a["verdict"] != "none"):
             changed.append(case.id)
     assert redacted >= 30 and not changed
 

@@ -227,7 +227,7 @@ def _rules(known: set | None = None) -> dict:
     only the references this record set has (tests/test_cues.py checks the catalog has them all)."""
     from . import engine, hints, readings, scan, text, timestamps, tokenize as tok
     return {
-        "text": {"spaces": text.SPACES, "soft_ends": text.SOFT_ENDS, "max_line": text.MAX_LINE,
+        "text": {"spaces": text.SPACES, "soft_ends": text.SOFT_ENDS, "quotes": text.QUOTES, "max_line": text.MAX_LINE,
                  "half_window": text.HALF_WINDOW},
         "tokenizer": {"stop_words": sorted(tok.STOP_WORDS), "keep_digits": sorted(tok.KEEP_DIGITS),
                       "suffixes": list(tok.SUFFIXES), "max_token": tok.MAX_TOKEN, "min_stem": tok.MIN_STEM},

@@ -1,7 +1,9 @@
 """How pasted text is read before anything matches it, the same way in both engines.
 
 Under RE2, `\\s` and `\\d` are ASCII in Python and in the browser alike, so the engines agree by
-normalising first: the Unicode spaces below become a space; U+2028, U+2029 and U+0085 end a line;
+normalising first: the Unicode spaces below become a space; typographic quotes become ASCII ones
+(a forum or chat editor curls the quotes of a pasted message, and patterns spell them straight);
+U+2028, U+2029 and U+0085 end a line;
 CRLF is one line end; a lone CR (progress bars) also ends a line for matching. Line numbers count
 LF line ends only, as `grep -n` does, so soft line ends are kept as CR. Lengths are code points.
 Twin: docs/assets/javascripts/match/text.js.
@@ -10,10 +12,12 @@ import re2
 
 SPACES = "\u00a0" + "".join(chr(c) for c in range(0x2000, 0x200B)) + "\u202f\u205f\u3000"
 SOFT_ENDS = "\u2028\u2029\u0085"
+QUOTES = {"'": "\u2018\u2019\u201a\u201b", '"': "\u201c\u201d\u201e\u201f"}  # ASCII quote: its typographic forms
 MAX_LINE = 4096        # code points of a line a pattern sees at once
 HALF_WINDOW = 2048     # a longer line is matched in windows reaching this far before a literal
 
 _REPLACEMENT = {ch.encode("utf-8"): b"\r" if ch in SOFT_ENDS else b" " for ch in SOFT_ENDS + SPACES}
+_REPLACEMENT.update({ch.encode("utf-8"): ascii.encode() for ascii, forms in QUOTES.items() for ch in forms})
 _LEADS = sorted({seq[:1] for seq in _REPLACEMENT})  # a single byte is found at memchr speed
 _OPTIONS = re2.Options()
 _OPTIONS.encoding = re2.Options.Encoding.LATIN1  # byte by byte: the pattern spells UTF-8 sequences
@@ -21,7 +25,7 @@ _SEQUENCE = re2.compile(b"|".join(re2.escape(seq) for seq in sorted(_REPLACEMENT
 
 
 def normalise_bytes(data: bytes) -> bytes:
-    """UTF-8 text with CRLF as LF, soft line ends as CR and Unicode spaces as ASCII spaces."""
+    """UTF-8 text with CRLF as LF, soft line ends as CR, Unicode spaces and quotes as ASCII ones."""
     if b"\r" in data:
         data = data.replace(b"\r\n", b"\n")
     if any(lead in data for lead in _LEADS) and _SEQUENCE.search(data) is not None:
@@ -36,6 +40,9 @@ def normalise_text(text: str) -> str:
         text = text.replace(ch, "\r")
     for ch in SPACES:
         text = text.replace(ch, " ")
+    for ascii, forms in QUOTES.items():
+        for ch in forms:
+            text = text.replace(ch, ascii)
     return text
 
 

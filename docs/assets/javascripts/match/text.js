@@ -1,14 +1,16 @@
 // Twin of generator/match/text.py: how pasted text is read before anything matches it. Unicode
-// spaces become a space; U+2028, U+2029 and U+0085 end a line; CRLF is one line end; a lone CR also
-// ends a line for matching (kept as CR: line numbers count LF line ends only, as grep -n does).
-// Lengths are code points, as in Python. No RegExp touches the text: split and join only.
-// Loaded by the match worker (importScripts) and by node (require) in the parity tests.
+// spaces become a space; typographic quotes become ASCII ones; U+2028, U+2029 and U+0085 end a
+// line; CRLF is one line end; a lone CR also ends a line for matching (kept as CR: line numbers
+// count LF line ends only, as grep -n does). Lengths are code points, as in Python. No RegExp
+// touches the text: split and join only. Loaded by the match worker (importScripts) and by node
+// (require) in the parity tests.
 (function (root) {
   "use strict";
 
   function Text(rules) {
     this.spaces = rules.spaces;
     this.softEnds = rules.soft_ends;
+    this.quotes = rules.quotes;
     this.maxLine = rules.max_line;
     this.halfWindow = rules.half_window;
   }
@@ -23,7 +25,9 @@
   Text.prototype.normalise = function (text) {
     if (text.indexOf("\r") !== -1) text = text.split("\r\n").join("\n");
     text = replaceAllOf(text, this.softEnds, "\r");
-    return replaceAllOf(text, this.spaces, " ");
+    text = replaceAllOf(text, this.spaces, " ");
+    for (var ascii in this.quotes) text = replaceAllOf(text, this.quotes[ascii], ascii);
+    return text;
   };
 
   // Code points of s (a surrogate pair is one), and s cut by code points.
