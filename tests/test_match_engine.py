@@ -320,3 +320,15 @@ def test_nccl_finding_no_socket_interface_names_the_interface_cause(engine):
     result = engine.match("gpu617:22841:22841 [0] bootstrap.cc:37 NCCL WARN Bootstrap : no socket interface found")
     assert result["confident"] and ids(result)[0] == "network-partition"
     assert result["matches"][0]["causes"][0]["id"] == "wrong-interface-or-blocked-port"
+
+
+@pytest.mark.parametrize("line", [
+    'safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: "No space left on device" })',
+    "safetensors_rust.SafetensorError: Error while serializing: I/O error: No space left on device (os error 28)",
+    "OSError: Can't write data (file write failed: time = Thu Jan 10 10:56:30 2019\n, filename = '/my_tmp/test.hdf5', file descriptor = 3, errno = 28, error message = 'No space left on device', buf = 0x7fd2e6650010, total write size = 33554432, bytes this sub-write = 33554432, bytes actually written = 18446744073709551615, offset = 2848)",
+])
+def test_a_full_disk_printed_by_rust_or_hdf5_points_at_the_checkpoint_write(engine, line):
+    result = engine.match(line)
+    top = result["matches"][0]
+    assert top["id"] == "checkpoint-corruption-on-write" and top["causes"][0]["id"] == "disk-full-or-quota"
+    assert not result["confident"]  # a full disk is a symptom: which write it cut is for the checks to say
