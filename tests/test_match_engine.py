@@ -332,3 +332,9 @@ def test_a_full_disk_printed_by_rust_or_hdf5_points_at_the_checkpoint_write(engi
     top = result["matches"][0]
     assert top["id"] == "checkpoint-corruption-on-write" and top["causes"][0]["id"] == "disk-full-or-quota"
     assert not result["confident"]  # a full disk is a symptom: which write it cut is for the checks to say
+
+
+def test_a_filesystem_that_grants_no_locks_is_named_as_the_lock_cause(engine):
+    result = engine.match("OSError: Unable to open file (unable to lock file, errno = 37, error message = 'No locks available')")
+    assert result["confident"] and ids(result)[0] == "hdf5-corruption"
+    assert result["matches"][0]["causes"][0]["id"] == "lock-failure-not-corruption"
