@@ -338,3 +338,14 @@ def test_a_filesystem_that_grants_no_locks_is_named_as_the_lock_cause(engine):
     result = engine.match("OSError: Unable to open file (unable to lock file, errno = 37, error message = 'No locks available')")
     assert result["confident"] and ids(result)[0] == "hdf5-corruption"
     assert result["matches"][0]["causes"][0]["id"] == "lock-failure-not-corruption"
+
+
+def test_a_quota_hit_on_save_points_at_the_checkpoint_write(engine):
+    result = engine.match("OSError: [Errno 122] Disk quota exceeded")
+    top = result["matches"][0]
+    assert top["id"] == "checkpoint-corruption-on-write" and top["causes"][0]["id"] == "disk-full-or-quota"
+
+
+def test_a_shared_memory_mmap_refused_points_at_the_dataloader(engine):
+    result = engine.match("RuntimeError: unable to mmap 72 bytes from file </torch_252640_3072723228_63598>: Cannot allocate memory (12)")
+    assert ids(result)[0] == "dataloader-failure" and not result["confident"]
