@@ -349,3 +349,14 @@ def test_a_quota_hit_on_save_points_at_the_checkpoint_write(engine):
 def test_a_shared_memory_mmap_refused_points_at_the_dataloader(engine):
     result = engine.match("RuntimeError: unable to mmap 72 bytes from file </torch_252640_3072723228_63598>: Cannot allocate memory (12)")
     assert ids(result)[0] == "dataloader-failure" and not result["confident"]
+
+
+def test_the_nccl_id_fetch_from_rank_0_reads_by_how_it_failed(engine):
+    """A timeout while fetching rank 0's NCCL id first points at a long phase on rank 0; a reset
+    points at rank 0's store going away."""
+    stem = "[1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: "
+    timeout = engine.match("RuntimeError: " + stem + "Socket Timeout")
+    assert ids(timeout)[0] == "training-stuck-no-progress" and not timeout["confident"]
+    assert timeout["matches"][0]["causes"][0]["id"] == "long-phase-trips-timers"
+    reset = engine.match("torch.distributed.DistBackendError: " + stem + "Connection reset by peer")
+    assert ids(reset)[0] == "network-partition" and reset["matches"][0]["causes"][0]["id"] == "store-host-unreachable"
