@@ -360,3 +360,11 @@ def test_the_nccl_id_fetch_from_rank_0_reads_by_how_it_failed(engine):
     assert timeout["matches"][0]["causes"][0]["id"] == "long-phase-trips-timers"
     reset = engine.match("torch.distributed.DistBackendError: " + stem + "Connection reset by peer")
     assert ids(reset)[0] == "network-partition" and reset["matches"][0]["causes"][0]["id"] == "store-host-unreachable"
+
+
+def test_a_failed_verb_on_an_hca_points_at_the_adapter_page_but_memory_registration_does_not(engine):
+    qp = engine.match("node1:76786:77145 [3] misc/ibvwrap.cc:284 NCCL WARN Call to ibv_modify_qp failed with error No such device")
+    assert ids(qp)[0] == "infiniband-roce-link-faults" and not qp["confident"]
+    mr = engine.match("node1:1234:1234 [0] misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory")
+    assert not any(w["kind"] == "signature" and w["signature"] == "nccl-ibv-call-failed"
+                   for m in mr["matches"] for w in m["why"])
