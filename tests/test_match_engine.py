@@ -368,3 +368,10 @@ def test_a_failed_verb_on_an_hca_points_at_the_adapter_page_but_memory_registrat
     mr = engine.match("node1:1234:1234 [0] misc/ibvwrap.cc:278 NCCL WARN Call to ibv_reg_mr_iova2 failed with error Cannot allocate memory")
     assert not any(w["kind"] == "signature" and w["signature"] == "nccl-ibv-call-failed"
                    for m in mr["matches"] for w in m["why"])
+
+
+def test_a_refused_host_allocation_points_at_host_memory_without_a_kill(engine):
+    result = engine.match("RuntimeError: [enforce fail at alloc_cpu.cpp:75] err == 0. DefaultCPUAllocator: can't allocate memory: you tried to allocate 132426121216 bytes. Error code 12 (Cannot allocate memory)")
+    top = result["matches"][0]
+    assert top["id"] == "oom-killed-mid-step" and top["causes"][0]["id"] == "host-ram-exhausted"
+    assert not result["confident"]
