@@ -375,3 +375,9 @@ def test_a_refused_host_allocation_points_at_host_memory_without_a_kill(engine):
     top = result["matches"][0]
     assert top["id"] == "oom-killed-mid-step" and top["causes"][0]["id"] == "host-ram-exhausted"
     assert not result["confident"]
+
+
+def test_the_cuda_samples_form_of_error_802_meets_its_signature(engine):
+    result = engine.match('"Failed to allocate device vector A (error code system not yet initialized)! [Vector addition of 5000 elements]')
+    hit = {w["signature"] for m in result["matches"] for w in m["why"] if w["kind"] == "signature"}
+    assert "cuda-802-system-not-yet-initialized" in hit and ids(result)[0] == "nvlink-nvswitch-errors"
