@@ -3,9 +3,9 @@
 Under RE2, `\\s` and `\\d` are ASCII in Python and in the browser alike, so the engines agree by
 normalising first: the Unicode spaces below become a space; typographic quotes become ASCII ones
 (a forum or chat editor curls the quotes of a pasted message, and patterns spell them straight);
-U+2028, U+2029 and U+0085 end a line;
-CRLF is one line end; a lone CR (progress bars) also ends a line for matching. Line numbers count
-LF line ends only, as `grep -n` does, so soft line ends are kept as CR. Lengths are code points.
+U+2028, U+2029 and U+0085 end a line; CRLF is one line end; a lone CR (progress bars) also ends a
+line for matching. Line numbers count LF line ends only, as `grep -n` does, so soft line ends are
+kept as CR. Lengths are code points.
 Twin: docs/assets/javascripts/match/text.js.
 """
 import re2
@@ -17,7 +17,7 @@ MAX_LINE = 4096        # code points of a line a pattern sees at once
 HALF_WINDOW = 2048     # a longer line is matched in windows reaching this far before a literal
 
 _REPLACEMENT = {ch.encode("utf-8"): b"\r" if ch in SOFT_ENDS else b" " for ch in SOFT_ENDS + SPACES}
-_REPLACEMENT.update({ch.encode("utf-8"): ascii.encode() for ascii, forms in QUOTES.items() for ch in forms})
+_REPLACEMENT.update({ch.encode("utf-8"): plain.encode() for plain, forms in QUOTES.items() for ch in forms})
 _LEADS = sorted({seq[:1] for seq in _REPLACEMENT})  # a single byte is found at memchr speed
 _OPTIONS = re2.Options()
 _OPTIONS.encoding = re2.Options.Encoding.LATIN1  # byte by byte: the pattern spells UTF-8 sequences
@@ -40,9 +40,9 @@ def normalise_text(text: str) -> str:
         text = text.replace(ch, "\r")
     for ch in SPACES:
         text = text.replace(ch, " ")
-    for ascii, forms in QUOTES.items():
+    for plain, forms in QUOTES.items():
         for ch in forms:
-            text = text.replace(ch, ascii)
+            text = text.replace(ch, plain)
     return text
 
 

@@ -26,7 +26,7 @@
     if (text.indexOf("\r") !== -1) text = text.split("\r\n").join("\n");
     text = replaceAllOf(text, this.softEnds, "\r");
     text = replaceAllOf(text, this.spaces, " ");
-    for (var ascii in this.quotes) text = replaceAllOf(text, this.quotes[ascii], ascii);
+    for (var plain in this.quotes) text = replaceAllOf(text, this.quotes[plain], plain);
     return text;
   };
 
