@@ -301,15 +301,15 @@ def test_a_log_of_one_long_line_is_read_in_bounded_text(engine, monkeypatch):
 
 
 @pytest.mark.parametrize("line", [
-    # The three forms ProcessGroupNCCL's WorkNCCL printer has had (torch/lib/c10d at pytorch
-    # 00f5dfd5: no SeqNum, with and without TensorShape; later SeqNum and TensorShape; now
-    # NumelIn/NumelOut), the last cut where a pasted log wraps it.
+    # The older forms of ProcessGroupNCCL's WorkNCCL printer (torch/lib/c10d at pytorch 00f5dfd5:
+    # no SeqNum, with and without TensorShape; later SeqNum with TensorShape), and one cut where a
+    # pasted log wraps it. The current form, with NumelIn/NumelOut, is WATCHDOG above.
     "[E ProcessGroupNCCL.cpp:485] [Rank 6] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802246 milliseconds before timing out.",
     "[E ProcessGroupNCCL.cpp:587] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(OpType=BROADCAST, TensorShape=[1], Timeout(ms)=1800000) ran for 1806127 milliseconds before timing out.",
     "[E ProcessGroupNCCL.cpp:737] [Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=58, OpType=ALLREDUCE, TensorShape=[2048], Timeout(ms)=1800000) ran for 1800485 milliseconds before timing out.",
     "[Rank 6] Watchdog caught collective operation timeout: WorkNCCL(OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802246 milliseconds before timing\nout.",
 ])
-def test_every_release_s_watchdog_line_meets_the_watchdog_signature(engine, line):
+def test_older_watchdog_forms_meet_the_watchdog_signature(engine, line):
     result = engine.match(line)
     hit = {w["signature"] for m in result["matches"] for w in m["why"] if w["kind"] == "signature"}
     assert "nccl-watchdog-collective-timeout" in hit
