@@ -137,8 +137,13 @@ def test_a_signature_says_which_causes_its_line_points_at_its_exception_and_its_
             block = _signature_block(page, sig["id"])
             named = sig.get("causes") or []
             if named:
-                links = re.findall(r"\]\(#cause-([a-z0-9-]+)\)", block.split("Points at:", 1)[1])
+                said = block.split("Points at:", 1)[1].split("\n\n", 1)[0]
+                links = re.findall(r"\]\(#cause-([a-z0-9-]+)\)", said)
                 assert links == named and set(links) <= causes, (record.id, sig["id"])
+                # One sentence, ended once: a single heading cut with an ellipsis takes no full stop.
+                end = said.rstrip()
+                assert end.endswith(".") != bool(re.search(r"…\]\(#cause-[a-z0-9-]+\)$", end)), (record.id, sig["id"], end[-40:])
+                assert not re.search(r"…\]\(#cause-[a-z0-9-]+\)\.$", end), (record.id, sig["id"])
                 shown += 1
             else:
                 assert "Points at:" not in block, (record.id, sig["id"])

@@ -72,10 +72,7 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
         "last_reviewed": data["last_reviewed"],
         "applies_to": _applies_rows(data.get("applies_to", {})),
         "versions": data.get("applies_to", {}).get("versions", []),
-        "signatures": _signature_groups([dict(s, cite=cite(s["seen_at"]),
-                                                   overlaps=[_ref_link(o, by_id) for o in s.get("overlaps", [])],
-                                                   points_at=[_cause_link(c, causes) for c in s.get("causes", [])])
-                                              for s in data["signatures"]]),
+        "signatures": _signature_groups([_signature_view(s, cite, by_id, causes) for s in data["signatures"]]),
         "causes": [_cause_view(c, cite, checks, check_no) for c in data["causes"]],
         "causes_ranked": any("likelihood" in c for c in data["causes"]),
         "evidence": [dict(e, no=check_no[e["id"]], cite=cite(e.get("source")),
@@ -182,6 +179,14 @@ def _disputed(discrepancies: list) -> str | None:
     the top of the page; the title wins when both are disputed."""
     marks = {d["disputes"] for d in discrepancies if d.get("disputes")}
     return "title" if "title" in marks else ("summary" if marks else None)
+
+
+def _signature_view(sig: dict, cite, by_id: dict, causes: dict) -> dict:
+    points_at = [_cause_link(c, causes) for c in sig.get("causes", [])]
+    # A single cause heading cut with an ellipsis already ends the sentence.
+    stop = "" if len(points_at) == 1 and points_at[0]["heading"].endswith("…") else "."
+    return dict(sig, cite=cite(sig["seen_at"]), overlaps=[_ref_link(o, by_id) for o in sig.get("overlaps", [])],
+                points_at=points_at, points_at_stop=stop)
 
 
 def _cause_link(cause_id: str, causes: dict) -> dict:
