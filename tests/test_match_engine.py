@@ -381,3 +381,12 @@ def test_the_cuda_samples_form_of_error_802_meets_its_signature(engine):
     result = engine.match('"Failed to allocate device vector A (error code system not yet initialized)! [Vector addition of 5000 elements]')
     hit = {w["signature"] for m in result["matches"] for w in m["why"] if w["kind"] == "signature"}
     assert "cuda-802-system-not-yet-initialized" in hit and ids(result)[0] == "nvlink-nvswitch-errors"
+
+
+def test_a_bare_shell_killed_is_sigkill_led_by_oom_unless_a_container_cue_speaks_for_its_limit(engine):
+    paste = "[2020-10-21T08:08:48] Step 0: loss=186.9427\nKilled"
+    plain = engine.match(paste)
+    assert [c["code"] for c in plain["codes"]] == ["SIGKILL"] and plain["answer"].startswith("SIGKILL")
+    assert ids(plain)[0] == "oom-killed-mid-step" and not plain["confident"]
+    boxed = engine.match(paste, context="training inside a Docker container")
+    assert ids(boxed)[0] == "cgroup-memory-limit" and boxed["matches"][0]["causes"][0]["id"] == "limit-below-peak"

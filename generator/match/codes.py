@@ -27,6 +27,7 @@ DETECTORS = [
     ("signal", r"\b(SIG(?:HUP|INT|QUIT|ILL|ABRT|BUS|FPE|KILL|USR1|SEGV|USR2|PIPE|ALRM|TERM|XCPU|XFSZ))\b", False),
     ("signal-text", r"killed by signal: (Killed|Terminated|Segmentation fault|Bus error|Aborted|"
                     r"Hangup|Interrupt|Floating point exception)", False),
+    ("signal-text", r"(?:^|[\s\]:])(Killed)\s{0,3}$", False),
     ("k8s", r"\b(OOMKilled|Evicted|Preempting|DeadlineExceeded|CrashLoopBackOff)\b", False),
     ("slurm", r"\b(OUT_OF_MEMORY|PREEMPTED|NODE_FAIL|"
               r"DUE TO TIME LIMIT|DUE TO PREEMPTION|DUE TO NODE FAILURE|DUE TO JOB REQUEUE)\b", False),

@@ -27,7 +27,7 @@ from .scan import SHORT_CHARS, SIGNATURE_DEFAULTS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
-ENGINE_VERSION = "2.6.0"  # 2.6: typographic quotes read as ASCII; 2.5: the early-barrier reading, cues naming causes; 2.4: cue-ordered causes; 2.3: test-output lines
+ENGINE_VERSION = "2.7.0"  # 2.7: a bare shell "Killed" is SIGKILL, cued references lead under a signal; 2.6: typographic quotes read as ASCII; 2.5: the early-barrier reading, cues naming causes; 2.4: cue-ordered causes; 2.3: test-output lines
 RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
            "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
@@ -125,7 +125,8 @@ class Engine:
         further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS
                    and (m["_lines"] or text_scores.get(m["id"], 0) >= FURTHER_FLOOR)]
         _assign_confidence(matches, self.refs)
-        code_lead, by_signal = _apply_code_rules(matches, codes, candidates, self.refs)
+        cued = {ref for cue in live_cues for ref in (*cue.supports, *cue.causes)}  # a cue speaks for these
+        code_lead, by_signal = _apply_code_rules(matches, codes, candidates, self.refs, cued)
         # What a line's numbers say leads before "check the program first": it already says what to
         # check. Only a signal's meaning, which decided the ranking, comes before it.
         read = f"Read from line {readings[0].line}: {readings[0].reason}." if readings else ""
@@ -386,13 +387,14 @@ def _cause_idf(refs: dict) -> dict:
     return {term: math.log(n / count) for term, count in df.items()}
 
 
-def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) -> tuple:
+def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict, cued: set = frozenset()) -> tuple:
     """What the codes decide, the sentence they would lead the answer with, and whether a signal
     decided the ranking. A fault the
     program usually causes (an application Xid or CUDA error) named by the only lines that point at
     the first match cannot make a GPU-hardware reference strong. An exit status or signal alone
-    leads to the references that explain it, in the code table's order (the OOM references first),
-    and is never confident; a line that names where the signal landed leads with its own reference."""
+    leads to the references that explain it, in the code table's order (the OOM references first)
+    after those a context cue speaks for (a container: its memory limit), and is never confident; a
+    line that names where the signal landed leads with its own reference."""
     if not matches or not codes:
         return "", False
     application = [c for c in codes if c["class"] == "application"]
@@ -411,8 +413,8 @@ def _apply_code_rules(matches: list, codes: list, candidates: dict, refs: dict) 
         # cause line: it leads, and may stay strong; the code table's order ranks the rest, those
         # with a matched line before those the paste touches by words only.
         order = {ref: i for i, ref in enumerate(signals[0]["references"])}
-        matches.sort(key=lambda m: (not m["_cause_lines"], not m["_lines"], order.get(m["id"], len(order)), -m["score"],
-                                    m["id"]))
+        matches.sort(key=lambda m: (not m["_cause_lines"], not m["_lines"], m["id"] not in cued,
+                                    order.get(m["id"], len(order)), -m["score"], m["id"]))
         for m in matches:
             if m["confidence"] == "strong" and not (m is matches[0] and m["_cause_lines"]):
                 m["confidence"] = "possible"

@@ -150,7 +150,11 @@
       return kinds.indexOf(m.kind) === -1 && (m._lines.size > 0 || (textScores[m.id] || 0) >= rank.further_floor);
     });
     assignConfidence(matches, this.refs, rank.strong_margin);
-    var decided = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories);
+    var cued = new Set();
+    liveCues.forEach(function (cue) {  // a cue speaks for the references it supports or names causes of
+      cue.supports.concat(Object.keys(cue.causes || {})).forEach(function (ref) { cued.add(ref); });
+    });
+    var decided = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories, cued);
     // What a line's numbers say leads before "check the program first" (engine.py rank).
     var read = readings.length ? "Read from line " + readings[0].line + ": " + readings[0].reason + "." : "";
     var lead = decided[1] ? decided[0] : read || decided[0];
@@ -513,7 +517,7 @@
   }
   // What the codes decide, and the sentence that leads the answer when they do (engine.py _apply_code_rules).
   // [the sentence the codes would lead with, whether a signal decided the ranking] (engine.py).
-  function applyCodeRules(matches, codes, candidates, refs, hardwareCategories) {
+  function applyCodeRules(matches, codes, candidates, refs, hardwareCategories, cued) {
     if (!matches.length || !codes.length) return ["", false];
     var application = codes.filter(function (c) { return c.class === "application"; });
     var appLines = new Set();
@@ -539,8 +543,10 @@
       // with a matched line before those the paste touches by words only.
       var ownLine = function (m) { return m._cause_lines.length ? 0 : 1; };
       var anyLine = function (m) { return m._lines.size ? 0 : 1; };
+      var notCued = function (m) { return cued.has(m.id) ? 0 : 1; };  // a context cue speaks for it (engine.py)
       matches.sort(function (a, b) {
-        return ownLine(a) - ownLine(b) || anyLine(a) - anyLine(b) || rankOf(a) - rankOf(b) || b.score - a.score || cmp(a.id, b.id);
+        return ownLine(a) - ownLine(b) || anyLine(a) - anyLine(b) || notCued(a) - notCued(b) || rankOf(a) - rankOf(b) ||
+          b.score - a.score || cmp(a.id, b.id);
       });
       matches.forEach(function (m, i) { if (m.confidence === "strong" && !(i === 0 && m._cause_lines.length)) m.confidence = "possible"; });
       return [codeTitle(signals[0]) + ": " + signals[0].gloss, true];
