@@ -388,5 +388,6 @@ def test_a_bare_shell_killed_is_sigkill_led_by_oom_unless_a_container_cue_speaks
     plain = engine.match(paste)
     assert [c["code"] for c in plain["codes"]] == ["SIGKILL"] and plain["answer"].startswith("SIGKILL")
     assert ids(plain)[0] == "oom-killed-mid-step" and not plain["confident"]
+    assert plain["matches"][0]["causes"][0]["id"] == "host-ram-exhausted"
     boxed = engine.match(paste, context="training inside a Docker container")
     assert ids(boxed)[0] == "cgroup-memory-limit" and boxed["matches"][0]["causes"][0]["id"] == "limit-below-peak"
