@@ -71,3 +71,10 @@ def test_an_index_of_another_shape_is_named_not_a_traceback(tmp_path, content):
 def test_top_below_one_is_rejected(index, top):
     done = match("--index", index, "--top", top, stdin=b"x\n")
     assert done.returncode == 2 and b"--top" in done.stderr and not done.stdout
+
+
+def test_a_code_s_recovery_ends_with_one_full_stop():
+    """Through a pipe: a code's recovery text that already ends its sentence gets no second stop."""
+    out = match("-", stdin=b"Killed\n").stdout.decode()
+    line = next(l for l in out.splitlines() if "Recovery:" in l)
+    assert line.endswith(".") and not line.endswith("..")

@@ -73,6 +73,15 @@ def test_a_code_in_the_paste_is_explained_with_its_page(page):
     assert page.inner_text("h1").startswith("Xid 13")
 
 
+def test_a_bare_shell_killed_is_explained_as_sigkill_with_one_full_stop(page):
+    open_match(page)
+    page.get_by_label("Paste an error").fill("Killed")
+    page.wait_for_selector('#rr-results .rr-code[data-code="signal:SIGKILL"]')
+    assert page.inner_text("#rr-results .rr-answer").startswith("SIGKILL")
+    item = page.inner_text('#rr-results .rr-code[data-code="signal:SIGKILL"]').strip()
+    assert "Recovery:" in item and item.endswith(".") and not item.endswith("..")
+
+
 def test_no_confident_match_says_so_and_lists_candidates(page):
     open_match(page)
     page.get_by_label("Paste an error").fill(WATCHDOG)
