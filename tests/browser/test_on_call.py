@@ -161,7 +161,10 @@ def test_back_keeps_the_paste_clear_drops_it_and_a_new_tab_starts_empty(home_pag
     wait_until(page, "() => location.pathname.startsWith('/references/')")
     assert page.evaluate("window.__sameDocument") == 1, "instant navigation keeps the scripts"
     page.go_back(wait_until="commit")
-    wait_until(page, "() => location.pathname === '/match/' && !!document.querySelector('#rr-results .rr-result')")
+    # The results can be on the page before the two fields are restored (seen once on a loaded
+    # machine, the fields empty while results showed): wait for all three before reading them.
+    wait_until(page, "() => location.pathname === '/match/' && !!document.querySelector('#rr-results .rr-result')"
+                     " && document.getElementById('rr-paste').value !== '' && document.getElementById('rr-context').value !== ''")
     assert page.input_value("#rr-paste") == text and page.input_value("#rr-context") == context
     assert page.get_attribute("#rr-results .rr-result", "data-reference-id") == "gpu-lost-collective-timeout"
     assert "in this tab's memory" in page.inner_text("#rr-status")
