@@ -108,7 +108,7 @@ def test_the_first_screen_says_what_it_is_what_it_prints_and_what_to_check_first
     # One line per signature: its example; the pattern and notes only once it is opened.
     sig = page.locator("details.rr-sig").first
     assert not sig.locator(".rr-pattern").is_visible()
-    assert page.evaluate(LINES, sig.locator("summary").element_handle()) == 1
+    assert page.evaluate(LINES, sig.locator(".rr-sig-example code").element_handle()) == 1
     sig.locator("summary").click()
     assert sig.locator(".rr-pattern").is_visible()
     # Every cause in the table, each with its first check.
@@ -116,6 +116,28 @@ def test_the_first_screen_says_what_it_is_what_it_prints_and_what_to_check_first
     assert rows.count() == page.locator("h3[id^='cause-']").count()
     assert all("#check-" in (rows.nth(i).locator("td").nth(2).locator("a").get_attribute("href") or "")
                for i in range(rows.count()))
+    context.close()
+
+
+def test_every_signature_summary_is_one_line_on_a_phone(browser, server, built_site):
+    """The compact list holds one line per signature on every page, however long its example: a
+    long one is cut with an ellipsis (the whole example is inside the disclosure), never wrapped at
+    the break points the page adds to other inline code."""
+    context = _context(browser, server, PHONE)
+    page = context.new_page()
+    wrapped = {}
+    for path in _references(built_site):
+        page.goto(path)
+        wait_until(page, """() => [...document.querySelectorAll('.md-typeset code:not(pre > code):not(.rr-sig-example > code)')]
+            .every(c => c.dataset.rrBreaks)""")
+        lines = page.evaluate("""() => [...document.querySelectorAll('details.rr-sig > summary')].map(s => {
+            const code = s.querySelector('.rr-sig-example code');
+            const line = parseFloat(getComputedStyle(s).lineHeight);
+            return [s.parentElement.id, code.getClientRects().length, s.getBoundingClientRect().height / line];
+          }).filter(([, rects, height]) => rects !== 1 || height >= 2)""")
+        if lines:
+            wrapped[path] = lines[:3]
+    assert not wrapped, wrapped
     context.close()
 
 

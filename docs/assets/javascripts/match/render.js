@@ -43,9 +43,11 @@
   }
 
   // Inline code in pages (a path, a dotted exception name) gets the same break points; code
-  // blocks scroll instead, and keep their text as it is.
+  // blocks scroll instead, and keep their text as it is. A signature's summary is one line cut
+  // with an ellipsis (its full example opens below it), and Chromium breaks at a <wbr> even in
+  // white-space: pre.
   function breakInlineCode(root) {
-    (root || document).querySelectorAll(".md-typeset code:not(pre > code):not([data-rr-breaks])").forEach(function (code) {
+    (root || document).querySelectorAll(".md-typeset code:not(pre > code):not(.rr-sig-example > code):not([data-rr-breaks])").forEach(function (code) {
       code.dataset.rrBreaks = "1";
       if (code.children.length || code.textContent.length < 12) return;
       var text = code.textContent;
