@@ -9,7 +9,7 @@ from .records.problems import RecordErrors
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="relref", description="Reliability Error References")
-    parser.add_argument("--version", action="version", version=_version())
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the package and match engine versions and exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     lint = sub.add_parser("lint", help="validate the records, write nothing")
     lint.add_argument("--records", type=Path, default=paths.RECORDS)
@@ -55,6 +55,14 @@ def main(argv=None) -> int:
             return 2
         print(f"relref: {len(errors.problems)} problem(s); nothing was written", file=sys.stderr)
         return 1
+
+
+class _Version(argparse.Action):
+    """--version, read only when asked: importlib.metadata costs a matching run tens of ms."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(_version())
+        parser.exit()
 
 
 def _version() -> str:
