@@ -1,4 +1,5 @@
 """The built site: every reference has its sections, every link resolves, nothing loads from elsewhere."""
+import re
 from urllib.parse import urlsplit
 
 import pytest
@@ -28,6 +29,21 @@ def test_every_reference_has_its_page_sections_and_anchors(built_site, site_page
         if record.data.get("figures"):
             missing += [] if "figures" in page.ids else ["figures"]
         assert not missing, f"{record.id}: missing anchors {missing}"
+
+
+def test_each_full_cause_ends_with_links_to_its_own_checks(built_site):
+    """The compact causes list: the text under each cause heading ends with a link to every check
+    of that cause, in the cause's own order, inside the same paragraph (no markup left unrendered)."""
+    for record in load_records(paths.RECORDS):
+        html = (built_site / "references" / record.id / "index.html").read_text(encoding="utf-8")
+        assert 'markdown>' not in html.split('id="causes"', 1)[1].split('id="evidence"', 1)[0], record.id
+        for cause in record.data["causes"]:
+            after = html.split(f'id="cause-{cause["id"]}"', 1)[1]
+            paragraph = after.split("</h3>", 1)[1].split("</p>", 1)[0]
+            checks = paragraph.split('class="rr-cause-checks"', 1)
+            assert len(checks) == 2, f"{record.id}: cause {cause['id']} has no checks in its paragraph"
+            linked = re.findall(r'href="#check-([\w-]+)"', checks[1])
+            assert linked == cause["checks"], f"{record.id}: cause {cause['id']} links {linked}"
 
 
 def test_every_internal_link_and_anchor_resolves(built_site, site_pages):
