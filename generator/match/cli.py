@@ -209,8 +209,7 @@ def report_lines(result: dict, verbose: bool = False) -> list[Line]:
         out += [Line(""), Line("Codes in this paste:", "heading")]
         for c in codes:
             name = f" ({c['name']})" if c.get("name") and c["name"] != c["code"] else ""
-            stop = "" if c.get("recovery", "").endswith((".", "!", "?")) else "."  # one stop, as render.js
-            recovery = f" Recovery: {c['recovery']}{stop}" if c.get("recovery") else ""
+            recovery = f" Recovery: {c['recovery']}." if c.get("recovery") else ""
             out += [Line(f"  {c['kind']} {c['code']}{name}, {_line_numbers(c['lines'])}: {c.get('gloss', '')}{recovery}"),
                     Line(f"      {c['url']}", "url", verbatim=True)]
     checks = result["next_checks"]

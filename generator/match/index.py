@@ -275,7 +275,7 @@ def _codes(tables: dict, records: list[Record], locked) -> dict:
         if name != str(code):
             entry["name"] = name
         if recovery:
-            entry["recovery"] = recovery
+            entry["recovery"] = recovery.rstrip(".")  # a clause: the answer ends its sentence once
         if refs := [r for r in dict.fromkeys(refs) if r in record_ids]:
             entry["references"] = refs
         entries[f"{kind}:{code}"] = entry

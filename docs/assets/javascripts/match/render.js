@@ -158,7 +158,7 @@
         return el("li", { class: "rr-code", "data-code": c.kind + ":" + c.code }, [
           el("a", { href: c.url, text: c.kind + " " + c.code }),
           c.name && c.name !== c.code ? " (" + c.name + ")" : "", ", " + lines(c.lines) + ": " + (c.gloss || ""),
-          c.recovery ? " Recovery: " + c.recovery + (/[.!?]$/.test(c.recovery) ? "" : ".") : ""]);  // one stop (cli.py)
+          c.recovery ? " Recovery: " + c.recovery + "." : ""]);
       })));
     }
 
