@@ -10,9 +10,7 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from lunr.builder import Builder
 
-from .. import cache
 from .hints import SPECIFIC_FRAMEWORKS
 from .dialect import all_required, compile_signature, required_literals
 from .lunr_form import compact
@@ -22,7 +20,7 @@ from ..records.headings import cause_heading
 from ..records.load import Record
 from .tokenize import tokenize
 
-FORMAT = 2
+FORMAT = 3  # 3: the lunr part carries term counts (lunr_form)
 LUNR_FIELDS = [("title", 4), ("summary", 2), ("causes", 2), ("signatures", 2), ("body", 1)]
 HARDWARE_EVIDENCE = re.compile(r"Xid|ECC|[Rr]emap|NVLink|AER|fallen off the bus|uncorrectable|power violation|thermal|PCIe",
                                re.IGNORECASE)
@@ -186,29 +184,8 @@ class _PatternFinder:
 
 def _lunr(records: list[Record]) -> dict:
     """A lunr index over pre-tokenised text: no stemmer or stop-word filter on either side,
-    so lunr.py and lunr.js see exactly the terms our shared tokenizer made. Building it is the
-    slow part of a large build, so it is cached by the terms it indexes."""
-    docs = [_lunr_document(r.data) for r in records]
-    k = cache.key("lunr", json.dumps(docs, separators=(",", ":")))
-    built = cache.get("lunr", k)
-    if built is None:
-        built = compact(lunr_serialised(docs))
-        cache.put("lunr", k, built)
-    return built
-
-
-def lunr_serialised(docs: list[dict]) -> dict:
-    """lunr's own serialisation of an index over `docs` (_lunr_document's), before the match index
-    carries it in its own form (lunr_form)."""
-    builder = Builder()
-    builder.pipeline.reset()
-    builder.search_pipeline.reset()
-    builder.ref("id")
-    for name, boost in LUNR_FIELDS:
-        builder.field(name, boost=boost)
-    for doc in docs:
-        builder.add(doc)
-    return builder.build().serialize()
+    so lunr.py and lunr.js see exactly the terms our shared tokenizer made."""
+    return compact([_lunr_document(r.data) for r in records], LUNR_FIELDS)
 
 
 def _lunr_document(data: dict) -> dict:

@@ -12,26 +12,59 @@
                                require("./scan.js")) : root.RelrefMatch;
   var lunrLib = root.lunr || (typeof require === "function" ? require("../vendor/lunr-2.3.9.min.js") : null);
 
-  // The lunr index as the match index carries it (field vectors and sorted terms, by number):
-  // rebuilt into what lunr's Index.load reads. Twin of generator/match/lunr_form.py `expand`.
+  // The lunr index as the match index carries it (each field's term counts, and the sorted terms):
+  // rebuilt into what lunr's Index.load reads, the weights computed as lunr.py's builder does, in
+  // the same order of operations so that both engines get the same doubles. Twin of
+  // generator/match/lunr_form.py `expand`.
+  var K1 = 1.2, B = 0.75, SCORE_DIGITS = 2;
   function expandLunr(carried) {
-    var fields = carried.fields, refs = carried.refs;
+    var fields = carried.fields, refs = carried.refs, boosts = carried.boosts;
     var postings = carried.terms.map(function () {
       var p = {};
       fields.forEach(function (f) { p[f] = {}; });
       return p;
     });
-    var vectors = carried.vectors.map(function (v) {
-      var field = fields[v[0]], ref = refs[v[1]], steps = v[2], elements = [], term = 0;
+    var held = carried.terms.map(function () { return 0; });
+    var total = fields.map(function () { return 0; }), seen = total.slice();
+    var read = carried.vectors.map(function (v) {
+      var field = fields[v[0]], ref = refs[v[1]], steps = v[2], pairs = [], term = 0, length = 0;
       for (var i = 0; i < steps.length; i += 2) {  // each term number is written as the step from the one before
         term += steps[i];
-        elements.push(term, steps[i + 1]);
+        pairs.push([term, steps[i + 1]]);
         postings[term][field][ref] = {};
+        held[term] += 1;
+        length += steps[i + 1];
       }
-      return [field + "/" + ref, elements];
+      total[v[0]] += length;
+      seen[v[0]] += 1;
+      return [v[0], field + "/" + ref, length, pairs];
+    });
+    var average = total.map(function (t, i) { return seen[i] ? t / seen[i] : 0; });
+    var count = refs.length;
+    var idf = held.map(function (h) { return Math.log(1 + Math.abs((count - h + 0.5) / (h + 0.5))); });
+    var vectors = read.map(function (r) {
+      var norm = K1 * (1 - B + B * (r[2] / average[r[0]])), boost = boosts[r[0]], elements = [];
+      r[3].forEach(function (p) {
+        var score = idf[p[0]] * ((K1 + 1) * p[1]) / (norm + p[1]) * boost;
+        elements.push(p[0], pyRound(pyRound(score, 3), SCORE_DIGITS));
+      });
+      return [r[1], elements];
     });
     var inverted = carried.terms.map(function (term, i) { postings[i]._index = i; return [term, postings[i]]; });
     return { version: carried.version, fields: fields, fieldVectors: vectors, invertedIndex: inverted, pipeline: carried.pipeline };
+  }
+
+  // Python's round(x, digits): the nearest decimal, and on an exact tie (0.125 is exact in binary)
+  // the even one. toFixed rounds a tie up, so a possible tie is confirmed on the exact expansion
+  // (toFixed(100) is exact for the weights' magnitudes).
+  function pyRound(x, digits) {
+    var scale = Math.pow(10, digits), fixed = x.toFixed(digits), frac = Math.abs(x * scale) % 1;
+    if (Math.abs(frac - 0.5) > 1e-6) return Number(fixed);
+    var exact = x.toFixed(100), rest = exact.slice(exact.indexOf(".") + 1 + digits);
+    if (!/^50*$/.test(rest)) return Number(fixed);
+    var k = Math.round(Math.abs(Number(fixed)) * scale);  // the integer toFixed chose, away from zero
+    if (k % 2 !== 0) k -= 1;
+    return (x < 0 ? -k : k) / scale;
   }
 
   function Engine(index, siteUrl) {
@@ -595,7 +628,7 @@
   }
   function round(x, digits) { var f = Math.pow(10, digits); return Math.floor(x * f + 0.5) / f; }
 
-  var api = { Engine: Engine, Chunker: M.Chunker };
+  var api = { Engine: Engine, Chunker: M.Chunker, expandLunr: expandLunr, pyRound: pyRound };
   if (node) module.exports = api;
   else Object.assign(root.RelrefMatch = root.RelrefMatch || {}, api);
 })(typeof self !== "undefined" ? self : this);
