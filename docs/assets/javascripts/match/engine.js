@@ -61,7 +61,7 @@
     var scale = Math.pow(10, digits), fixed = x.toFixed(digits), frac = Math.abs(x * scale) % 1;
     if (Math.abs(frac - 0.5) > 1e-6) return Number(fixed);
     var exact = x.toFixed(100), rest = exact.slice(exact.indexOf(".") + 1 + digits);
-    if (!/^50*$/.test(rest)) return Number(fixed);
+    if (rest.charAt(0) !== "5" || Number(rest.slice(1) || "0") !== 0) return Number(fixed);  // not "5" then zeros: no tie
     var k = Math.round(Math.abs(Number(fixed)) * scale);  // the integer toFixed chose, away from zero
     if (k % 2 !== 0) k -= 1;
     return (x < 0 ? -k : k) / scale;
