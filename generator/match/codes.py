@@ -12,7 +12,8 @@ from .dialect import compile_rule, required_literals
 # (kind, pattern with one group, ignore case); the literals a line must hold for a detector to be
 # tried are read from its pattern (dialect.required_literals), as for signatures.
 DETECTORS = [
-    ("xid", r"\bXid (?:\(PCI:[0-9A-Fa-f:.]{4,20}\):? ?)?(\d{1,3})\b", False),
+    # A GPU in MIG mode names the instance after the bus id: "(PCI:0000:3b:00 GPU-I:01 GPU-CI:02)".
+    ("xid", r"\bXid (?:\(PCI:[0-9A-Fa-f:.]{4,20}(?: GPU-I:\d{1,3}(?: GPU-CI:\d{1,3})?)?\):? ?)?(\d{1,3})\b", False),
     ("sxid", r"\bSXid \(PCI:[0-9A-Fa-f:.]{4,20}\): (\d{5})\b", False),
     ("cuda", r"\b(cudaError[A-Z][A-Za-z]{2,60})\b", False),
     ("cuda-text", r"CUDA error: ([a-zA-Z][a-zA-Z0-9 ()/,'-]{2,100})", False),

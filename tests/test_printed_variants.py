@@ -1,0 +1,131 @@
+"""Variants of the messages the references' software prints, read from its source (the release
+each record's `applies_to` names and the current one) or seen in public reports: each meets the
+signature written for it, and the look-alike lines named beside it do not. A signature's own
+example is checked elsewhere (test_patterns.py); these are the other wordings it must also take."""
+import pytest
+
+from relref.match import load_engine
+
+# (reference, signature, line as printed)
+MEETS = [
+    # PyTorch ProcessGroupNCCL, 2.6+ and older 2.x wordings of the watchdog summary
+    ("silent-hang", "nccl-watchdog-exception-summary",
+     "[rank1]:[E1002 16:04:30.860963433 ProcessGroupNCCL.cpp:2252] [PG ID 1 PG GUID 1 Rank 1]  failure detected by watchdog at work sequence id: 1116 PG status: last enqueued work: 1118, last completed work: 1115"),
+    ("gpu-lost-collective-timeout", "nccl-watchdog-exception-summary",
+     "[rank4]:[E318 07:39:53.792780659 ProcessGroupNCCL.cpp:1834] [PG ID 2 PG GUID 9 Rank 4] Timeout at NCCL work: 610, last enqueued NCCL work: 616, last completed NCCL work: 609."),
+    ("network-partition", "nccl-watchdog-exception-summary",
+     "[rank3]:[E710 18:00:32.426302794 ProcessGroupNCCL.cpp:2395] [PG ID 0 PG GUID 0(default_pg) Rank 3]  failure detected by watchdog at work sequence id: 59958 PG status: last enqueued work: 59998, last completed work: 59957"),
+    ("silent-hang", "heartbeat-monitor-terminating",
+     "[rank0]:[F919 07:00:13.418192812 ProcessGroupNCCL.cpp:1653] [PG ID 0 PG GUID 0(default_pg) Rank 0] [PG ID 0 PG GUID 0(default_pg) Rank 0] Terminating the process after attempting to dump debug info, due to ProcessGroupNCCL watchdog hang."),
+    ("training-stuck-no-progress", "dump-signal-collective-timeout",
+     "[rank3]:[F710 18:08:32.707469047 ProcessGroupNCCL.cpp:1725] [PG ID 0 PG GUID 0(default_pg) Rank 3] [PG ID 0 PG GUID 0(default_pg) Rank 3] Terminating the process after attempting to dump debug info, due to collective timeout or exception."),
+    ("training-restart-stuck", "store-based-barrier-timeout",
+     "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:10:00)"),
+    ("training-restart-stuck", "store-based-barrier-timeout",
+     "torch.distributed.DistStoreError: Timed out initializing process group in store based barrier on rank 0, for key: store_based_barrier_key:1 (world_size=2, num_workers_joined=1, timeout=0:30:00 error=…)"),
+    # NCCL sockets and IB
+    ("network-partition", "nccl-socket-connect-failed",
+     "ubuntu:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : Software caused connection abort"),
+    ("infiniband-roce-link-faults", "net-ib-async-qp-error",
+     "h100-28:238:1219 [0] transport/net_ib.cc:180 NCCL WARN NET/IB : mlx5_ib0:1 async fatal event on QP (0x7f69f01519a8): local access violation work queue error"),
+    ("infiniband-roce-link-faults", "net-ib-communicator-fatal-error",
+     "h100-28:238:1313 [0] transport/net_ib.cc:139 NCCL WARN communicator encountered a fatal error (detected in ncclIbIsend)"),
+    ("infiniband-roce-link-faults", "ibstat-physical-state-not-linkup", "\tphys state:\t 3: Disabled"),
+    # The NVIDIA driver, the kernel and DCGM
+    ("application-error-looks-like-gpu-fault", "cuda-unspecified-launch-failure",
+     "[rank1]:[E410 01:50:33.889423318 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process group watchdog thread terminated with exception: CUDA error: unspecified launch failure"),
+    ("application-error-looks-like-gpu-fault", "xid-app-error-mig-instance",
+     "NVRM: Xid (PCI:0000:3b:00 GPU-I:01 GPU-CI:02): 13, pid=9, name=a, Graphics Exception"),
+    ("gsp-firmware-timeout", "xid-175-gsp-timeout-memory-subsystem",
+     "NVRM: Xid (PCI:0000:9b:00 GPU-I:01): 175, pid=2024380, name=nvidia-smi, Timeout after 45s of waiting for RPC response from GPU0 GSP! Expected function 10 (FREE) sequence 77 (0x0 0x0)."),
+    ("pcie-link-power-thermal-faults", "aer-nvidia-cant-recover",
+     "nvidia 0000:3b:00.0: AER: Can't recover (no error_detected callback)"),
+    ("gpu-memory-errors", "dcgm-double-bit-ecc", "Detected 333 volatile double-bit ECC error(s) in GPU 0."),
+    ("gpu-lost-collective-timeout", "dcgm-health-fallen-off-bus",
+     "GPU 7 has fallen off the bus (triggered by XID 79: GPU %d has fallen off the bus)"),
+    # Checkpoints and data files
+    ("training-resume-failure", "dcp-missing-key-in-checkpoint",
+     "[rank3]: RuntimeError: Missing key in checkpoint state_dict: dataloader.dp_rank_0."),
+    ("training-resume-failure", "dcp-size-mismatch",
+     "[rank1]: ValueError: Size mismatch between saved torch.Size([151936, 4096]) and current: torch.Size([152064, 4096]) for model.embed_tokens.weight"),
+    ("training-resume-failure", "hf-no-checkpoint-in-output-dir", "ValueError: No valid checkpoint found in output directory (./outputs/)"),
+    ("checkpoint-corruption-on-write", "stream-writer-write-failed",
+     "RuntimeError: [enforce fail at inline_container.cc:603] . PytorchStreamWriter failed writing central directory for archive checkpoint: file write failed"),
+    ("checkpoint-corruption-on-write", "safetensors-zero-header-length",
+     "safetensors._safetensors_rust.SafetensorError: Error while deserializing header: invalid JSON in header: EOF while parsing a value at line 1 column 0"),
+    ("checkpoint-partial-save", "trainer-state-missing-on-resume",
+     "FileNotFoundError: [Errno 2] No such file or directory: './work_dirs/llava/checkpoint-1000/trainer_state.json'"),
+    ("hdf5-corruption", "metadata-checksum-mismatch",
+     "KeyError: 'Unable to synchronously open object (incorrect metadata checksum after all read attempts)'"),
+    # Memory and processes
+    ("oom-killed-mid-step", "mp-spawn-process-terminated-sigkill", "Exception: process 3 terminated with signal SIGKILL"),
+    ("oom-killed-mid-step", "launcher-calledprocesserror-sigkill",
+     "Command '['/opt/conda/bin/python', '-u', 'tools/train.py', '--local_rank=3']' died with <Signals.SIGKILL: 9>."),
+    ("oom-killed-mid-step", "deepspeed-launcher-return-code-minus-9",
+     "[ERROR] [launch.py:321:sigkill_handler] ['python', '-u', 'x.py', '--local_rank=1'] exits with return code = -9"),
+    ("oom-killed-mid-step", "cuda-malloc-async-out-of-memory",
+     "OutOfMemoryError: Allocation on device 0 would exceed allowed memory. (out of memory) Currently allocated : 12.20 GiB Requested : 1.88 GiB"),
+    ("dataloader-failure", "killed-by-bus-error-shm", "RuntimeError: DataLoader worker (pid 325) is killed by signal: Bus error."),
+    ("dataloader-failure", "shm-open-too-many-open-files",
+     "RuntimeError: unable to open shared memory object </torch_735354_2766238047_18> in read-write mode: Too many open files (24)"),
+    ("dataloader-failure", "shm-open-failed",
+     "RuntimeError: unable to open shared memory object </torch_310_3681426278_102> in read-write mode: No such file or directory (2)"),
+    ("zombie-process", "libgomp-thread-creation-failed", "(pid=116340) libgomp: Thread creation failed: Resource temporarily unavailable"),
+    # DeepSpeed ZeRO-3 and vLLM
+    ("deepspeed-zero3-partition-inflight-save", "partition-in-flight-assert",
+     '        assert param.ds_status is not ZeroParamStatus.INFLIGHT, f" {param} Cannot parititon a param in flight"'),
+    ("vllm-enginecore-dead-500", "v0-mq-engine-dead",
+     "      | vllm.engine.multiprocessing.MQEngineDeadError: Engine loop is not running. Inspect the stacktrace to find the original error: TimeoutError('No heartbeat received from MQLLMEngine')."),
+    ("vllm-enginecore-dead-500", "v0-server-terminating",
+     "CRITICAL 11-12 19:15:08 launcher.py:99] MQLLMEngine is already dead, terminating server process"),
+    # Logging and preemption
+    ("wandb-tensorboard-failure", "wandb-service-start-timeout",
+     "wandb.sdk.lib.service.service_port_file.ServicePollForTokenError: Failed to read port info after 30.0 seconds."),
+    ("wandb-tensorboard-failure", "wandb-filestream-fatal-upload",
+     "wandb: ERROR Fatal error while uploading data. Some run data will not be synced, but it will still be written to disk. Use `wandb sync` at the end of the run to try uploading."),
+    ("job-preemption-spot-termination", "k8s-preempted-by-event", "Preempted by default/urgent on node worker01"),
+    ("job-preemption-spot-termination", "slurmctld-preempted-reclaim", "slurm_job_preempt: preempted JobId=4242 had to be killed"),
+    ("spot-instance-preemption", "k8s-pod-terminated-node-shutdown", "Message:        Node is shutting, evicting pods"),
+]
+
+# (reference, signature, a line it must not take: another signal, status or device)
+MISSES = [
+    ("oom-killed-mid-step", "mp-spawn-process-terminated-sigkill",
+     "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV"),
+    ("oom-killed-mid-step", "deepspeed-launcher-return-code-minus-9",
+     "[ERROR] [launch.py:321:sigkill_handler] ['python', '-u', 'x.py', '--local_rank=1'] exits with return code = -11"),
+    ("pcie-link-power-thermal-faults", "aer-nvidia-cant-recover",
+     "snd_hda_intel 0000:03:00.1: AER: can't recover (no error_detected callback)"),
+    ("infiniband-roce-link-faults", "ibstat-physical-state-not-linkup", "\tphys state:\t 5: LinkUp"),
+    ("silent-hang", "heartbeat-monitor-terminating",
+     "[rank3]:[F710 18:08:32.707469047 ProcessGroupNCCL.cpp:1725] [PG ID 0 PG GUID 0(default_pg) Rank 3] Terminating the process after attempting to dump debug info, due to collective timeout or exception."),
+]
+
+
+@pytest.fixture(scope="module")
+def engine():
+    return load_engine()
+
+
+def _signatures_met(engine, line: str) -> set:
+    result = engine.match(line, top=len(engine.refs))
+    return {(m["id"], w["signature"]) for m in result["matches"] for w in m["why"] if w["kind"] == "signature"}
+
+
+@pytest.mark.parametrize("ref, signature, line", MEETS, ids=[f"{r}/{s}" for r, s, _ in MEETS])
+def test_a_printed_variant_meets_its_signature(engine, ref, signature, line):
+    assert (ref, signature) in _signatures_met(engine, line)
+
+
+@pytest.mark.parametrize("ref, signature, line", MISSES, ids=[f"{r}/{s}" for r, s, _ in MISSES])
+def test_a_look_alike_line_does_not(engine, ref, signature, line):
+    assert (ref, signature) not in _signatures_met(engine, line)
+
+
+def test_a_gpu_in_mig_mode_still_names_its_xid_code(engine):
+    """The driver puts the MIG instance after the bus id; the Xid is read all the same, so an
+    application Xid in MIG mode is held back from a hardware verdict as it is without MIG."""
+    line = "NVRM: Xid (PCI:0000:01:00 GPU-I:05): 43, pid=7194, name=python, Ch 00000008"
+    result = engine.match(line)
+    assert [c["code"] for c in result["codes"] if c["kind"] == "xid"] == ["43"]
+    assert result["verdict"] != "confident"
