@@ -3,13 +3,12 @@
 Templates hold markup only; every lookup (a look-alike's title, a cause's checks, a
 source's number) is resolved here.
 """
-import re
 from collections import defaultdict
 
 from .budget import budget_links
 from .charts import chart_views
 from ..paths import page_url
-from ..records.headings import cause_heading
+from ..records.headings import cause_heading, split_first_sentence
 from ..records.load import Record
 
 KIND_LABELS = {"error": "Error", "symptom": "Symptom", "field-report": "Field report", "practice": "Practice"}
@@ -125,12 +124,9 @@ def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
 
 
 # A sentence ends at . ! or ? before a capital letter: "e.g. the" and "0.14" do not end one.
-SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z\"'(])")
-
-
 def first_sentence(text: str) -> str:
     """The browse table's one line: a summary's first sentence (the cell cuts it with an ellipsis)."""
-    return SENTENCE_END.split(" ".join(text.split()), maxsplit=1)[0]
+    return split_first_sentence(text)[0]
 
 
 def filter_options(rows: list[dict], cats: list[dict]) -> list[dict]:
@@ -159,9 +155,21 @@ SIGNATURES_SHOWN = 6  # with the causes table, keeps the evidence checks within 
 
 
 
+# Under a cause heading: its first sentence when that is short, and its checks; the rest sits
+# behind "more", so the evidence checks start within two screens on the longest page (issue 19
+# item 10). A rest shorter than REST_SHOWN stays in view: a disclosure for half a line costs more
+# than it saves.
+LEAD_SHOWN, REST_SHOWN = 160, 80
+
+
 def _cause_view(cause: dict, cite, checks: dict, check_no: dict) -> dict:
     heading, body = cause_heading(cause)
-    return dict(cause, heading=heading, body=body, cite=cite(cause.get("source")),
+    lead, rest = split_first_sentence(body)
+    if len(lead) > LEAD_SHOWN:
+        lead, rest = "", body
+    if len(rest) < REST_SHOWN:
+        lead, rest = body, ""
+    return dict(cause, heading=heading, body=body, lead=lead, rest=rest, cite=cite(cause.get("source")),
                 likelihood_cite=cite(cause.get("likelihood_source")),
                 checks=[{"id": k, "title": checks[k]["title"], "no": check_no[k]} for k in cause["checks"]])
 

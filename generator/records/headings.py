@@ -9,7 +9,7 @@ WEAK_ENDS = (" and", " or", " but", " so")
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"')]?\s+(?=[\"(A-Z])")
 
 
-def _first_sentence(text: str) -> tuple[str, str]:
+def split_first_sentence(text: str) -> tuple[str, str]:
     """The first sentence of a text and the rest (either may be empty)."""
     text = " ".join(text.split())
     cut = SENTENCE_END.search(text)
@@ -25,7 +25,7 @@ def cause_heading(cause: dict) -> tuple[str, str]:
         title = cause["title"]
         rest = description[len(title):] if description.lower().startswith(title.rstrip(".").lower()) else None
         return title, description if rest is None else _continue(rest)
-    first, rest = _first_sentence(description)
+    first, rest = split_first_sentence(description)
     if len(first) <= HEADING_MAX:
         return first.rstrip("."), rest
     after = (" " + rest) if rest else ""
