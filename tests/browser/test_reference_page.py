@@ -186,6 +186,9 @@ def test_print_opens_patterns_and_notes_hides_buttons_and_prints_source_addresse
         .every(el => el.getBoundingClientRect().height > 0)"""), "every pattern prints"
     assert page.evaluate("""() => [...document.querySelectorAll('details.rr-sig')].filter(d => d.querySelector('p:last-child'))
         .every(d => d.querySelector('p:last-child').getBoundingClientRect().height > 0)"""), "notes print"
+    assert page.evaluate("""() => [...document.querySelectorAll('details.rr-cause-more > p')]
+        .every(p => p.getBoundingClientRect().height > 0)"""), "the rest of each cause prints"
+    assert page.locator("details.rr-cause-more").count() > 0
     shown = page.evaluate("""() => [...document.querySelectorAll('button, .md-clipboard, .headerlink, .rr-copy-link')]
         .filter(el => el.getClientRects().length > 0).map(el => el.outerHTML.slice(0, 80))""")
     assert shown == []
@@ -196,6 +199,7 @@ def test_print_opens_patterns_and_notes_hides_buttons_and_prints_source_addresse
     assert pdf.startswith(b"%PDF")
     page.emulate_media(media="screen")
     assert not page.locator("details.rr-sig .rr-pattern").first.is_visible(), "back on screen, closed again"
+    assert not page.locator("details.rr-cause-more > p").first.is_visible(), "a cause's rest is closed on screen"
 
 
 def test_the_search_index_loads_on_the_first_focus_of_the_search_box_and_search_works(page):
