@@ -130,6 +130,34 @@ MEETS = [
      "wandb.sdk.lib.service.service_port_file.ServicePollForTokenError: wandb-core exited with code 3221225794"),
     ("dataloader-failure", "pin-memory-thread-exited", "RuntimeError: Pin memory thread exited unexpectedly."),
     ("dataloader-failure", "worker-killed-sigterm", "[rank0]: RuntimeError: DataLoader worker (pid 111114) is killed by signal: Terminated. "),
+    # Round 3: what detectors and tools print for the symptom references
+    ("straggler-slow-rank", "nvrx-relative-straggler-warning",
+     "[NeMo W 2024-11-02 10:11:12 straggler_det_callback:125] STRAGGLER DETECTION WARNING: Some GPUs have worse relative performance. Affected ranks: {StragglerId(rank=5, node='node-03')}"),
+    ("straggler-slow-rank", "nvrx-stragglers-stop-training", "Detected stragglers. Training should be stopped."),
+    ("caching-allocator-fragmentation-stragglers", "cuda-allocator-malloc-oom-retry-warning",
+     "[rank0]:[W905 00:28:47 CUDACachingAllocator.cpp:508] expandable_segments: memory mapping failed with OOM on device 0 while trying to map 20971520 bytes (free: 4521984, total: 101971460096)"),
+    ("python-gc-stragglers", "gc-debug-done-elapsed", "gc: done, 0.2100s elapsed"),
+    ("silent-data-corruption", "megatron-nan-local-grad-assert",
+     "AssertionError: Rank 3: found NaN in local grad norm in backwards pass. Device: 3, node: gpu-node-017"),
+    ("silent-data-corruption", "megatron-rerun-hardware-suspect", "Rank 11, node gpu-node-017, device 3: Possible persistent error!!"),
+    ("bf16-exponent-bit-flip-divergence", "megatron-rerun-correct-result",
+     "Second rerun: unexpected result is reproducible on a different GPU, therefore it was likely correct (nan = nan)"),
+    ("silent-data-corruption", "dcgm-diagnostic-miscompare", "Found 12 NaN-value memory elements on GPU 7"),
+    ("silent-data-corruption", "pytorch-anomaly-nan", "RuntimeError: Function 'MmBackward0' returned nan values in its 1th output."),
+    ("silent-hang", "py-spy-collective-frame",
+     "    all_reduce (/usr/local/lib/python3.10/dist-packages/torch/distributed/distributed_c10d.py:2806)"),
+    ("training-stuck-no-progress", "hung-task-training-process", "INFO: task pt_data_worker:4242 blocked for more than 241 seconds."),
+    ("silent-hang", "fr-trace-not-all-ranks-joining", "Not all ranks joining collective, sequence number: 4"),
+    ("training-stuck-no-progress", "monitored-barrier-timeout", "RuntimeError: Rank 0 timed out in monitoredBarrier after 2000 ms."),
+    ("nfs-mount-failure", "nfs-client-frame-in-stack", "[<0>] rpc_wait_bit_killable+0x24/0xa0 [sunrpc]"),
+    ("zombie-gpu-process", "cuda-devices-busy-or-unavailable", "CUDA error: CUDA_ERROR_DEVICE_UNAVAILABLE"),
+    ("zombie-gpu-process", "call-trace-waiting-on-nvidia-lock", " ? os_acquire_semaphore+0x31/0x50 [nvidia]"),
+    ("zombie-process", "openmp-no-resources-for-thread", "OMP: Error #35: System unable to allocate necessary resources for the monitor thread:"),
+    ("replayed-logs-false-hardware-diagnosis", "nvrm-forced-shutdown-by-error-injection",
+     "NVRM: GPU12 _kgspRpcGspForcedDriverShutdown: Forcing driver shutdown by error injection test, marking GPU12 for reset!"),
+    ("replayed-logs-false-hardware-diagnosis", "gpud-fault-injection-marker", "marking row remapping pending to inject failures"),
+    ("gb200-nvl72-xid-150-154-firmware-hang", "xid-150-mse-error",
+     "NVRM: Xid (PCI:0000:04:00): 150, MSE_WATCHDOG Fatal XC0 i0 Link 00 (0x00000000 0x00000000 0x00000000 0x00000000)"),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -147,6 +175,11 @@ MISSES = [
     ("training-resume-failure", "weights-only-load-failed",
      "_pickle.UnpicklingError: Weights only load failed. Re-running `torch.load` with `weights_only` set to `False` will likely succeed, but it can result in arbitrary code execution.Do it only if you get the file from a trusted source. WeightsUnpickler error: Unsupported operand 118"),
     ("hdf5-corruption", "old-format-group-metadata-damage", "OSError: Can't read data (wrong B-tree signature)"),
+    ("nfs-mount-failure", "nfs-client-frame-in-stack", " ? nfsd+0xe3/0x127 [nfsd]"),
+    ("zombie-gpu-process", "call-trace-waiting-on-nvidia-lock", " os_acquire_spinlock+0x12/0x30 [nvidia]"),
+    ("zombie-process", "openmp-no-resources-for-thread", "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized."),
+    ("replayed-logs-false-hardware-diagnosis", "gpud-fault-injection-marker", "the client can be injected for testing"),
+    ("silent-hang", "py-spy-collective-frame", "    wrapper (torch/distributed/c10d_logger.py:83)"),
 ]
 
 
