@@ -162,7 +162,7 @@ class Scanner:
         """Scan one normalised chunk. `cut`: it ends inside a line longer than a chunk."""
         first, r = self.line_no, self.result
         matchable = chunk.replace(b"\r", b"\n") if b"\r" in chunk else chunk
-        self._seen_lines, self._long = {}, {}
+        self._seen_lines, self._long, self._long_counted = {}, {}, set()
         stamps, newlines = self._scan_signatures(chunk, matchable, first)
         self.line_no += newlines + (0 if cut else 1)
         r.lines = self.line_no - (0 if cut else 1)
@@ -294,7 +294,7 @@ class Scanner:
         c, line = self.compiled, self._line(data, start, end)
         if end - start > text.MAX_LINE:
             if self._has_literal(index, line):
-                shown = self._line_verdict(index, self._long_text(data, start, end), *c.rules(index))
+                shown = self._line_verdict(index, self._long_text(data, start, end), *c.rules(index), start)
                 if shown is not None:
                     found.setdefault(index, {})[start] = shown
         elif c.direct[index] or (self._has_literal(index, line) and not self._unless(index, line)):
@@ -321,7 +321,7 @@ class Scanner:
                 if c.direct[index] or unless is None or unless.search(data[start:end]) is None:
                     mine[start] = None
                 continue
-            shown = self._line_verdict(index, self._long_text(data, start, end), search, unless)
+            shown = self._line_verdict(index, self._long_text(data, start, end), search, unless, start)
             if shown is not None:
                 mine[start] = shown
         if mine:
@@ -397,7 +397,7 @@ class Scanner:
         hay = line.lower() if self.compiled.ignore_case[index] else line
         return any(lit in hay for lit in self.compiled.literal_bytes[index])
 
-    def _line_verdict(self, index: int, line: str, search, unless):
+    def _line_verdict(self, index: int, line: str, search, unless, start: int):
         """The text to show when the signature matches this line (None when it does not): the line
         holds a literal, and the pattern matches while `unless` does not, in the line or (for a
         line over MAX_LINE) in one of its windows."""
@@ -405,7 +405,8 @@ class Scanner:
         positions = text.literal_positions(line, c.literals[index], c.ignore_case[index]) if c.literals[index] else [0]
         if not positions:
             return None
-        if len(line) > text.MAX_LINE:
+        if len(line) > text.MAX_LINE and start not in self._long_counted:  # each line once, whichever signatures try it
+            self._long_counted.add(start)
             self.result.long_lines += 1
         for part in text.windows(line, positions):
             if search.find(part.encode("utf-8"), 0) >= 0 and not (unless is not None and unless.search(part) is not None):

@@ -65,6 +65,7 @@
   };
   Scanner.prototype.scanSignatures = function (chunk, matchable, first) {
     var lowered = null, found = new Map(), sigs = this.e.scanRules, lines = new Map();
+    this.longCounted = new Set();  // long lines of this chunk already counted (each once, whichever signatures try it)
     var held = this.literals.held(matchable), owners = this.literals.owners;
     for (var index = 0; index < sigs.length; index++) {
       var sig = sigs[index], hay = matchable;
@@ -84,7 +85,7 @@
           if (!found.has(key)) {
             var line = lines.get(start);
             if (line === undefined) { line = matchable.slice(start, end); lines.set(start, line); }
-            var shown = this.lineVerdict(sig, line);
+            var shown = this.lineVerdict(sig, line, start);
             found.set(key, shown === null ? null : [start, index, shown]);
           }
           pos = literal ? (end + 1 > matchable.length ? -1 : hay.indexOf(literal, end + 1)) : (end < matchable.length ? end + 1 : -1);
@@ -108,11 +109,11 @@
   // The text to show when the signature matches this line (null when it does not). A line (or any
   // window of it) without every literal of `also` cannot match: it is passed over before the regex,
   // which here is re2js, some microseconds a line.
-  Scanner.prototype.lineVerdict = function (sig, line) {
+  Scanner.prototype.lineVerdict = function (sig, line, start) {
     if (sig.also) for (var a = 0; a < sig.also.length; a++) if (line.indexOf(sig.also[a]) === -1) return null;
     var positions = sig.literals.length ? M.literalPositions(line, sig.literals, sig.ignore_case) : [0];
     if (!positions.length) return null;
-    if (this.text.isLong(line)) this.result.longLines++;
+    if (this.text.isLong(line) && !this.longCounted.has(start)) { this.longCounted.add(start); this.result.longLines++; }
     return this.text.firstWindow(line, positions, function (part) { return sig.test(part); });
   };
   Scanner.prototype.noteStamps = function (stamps) {
