@@ -10,7 +10,6 @@ import re
 from collections import Counter
 from pathlib import Path
 
-
 from .hints import SPECIFIC_FRAMEWORKS
 from .dialect import all_required, compile_signature, required_literals
 from .lunr_form import compact

@@ -123,7 +123,6 @@ def browse_rows(records: list[Record], category_titles: dict) -> list[dict]:
     return sorted(rows, key=lambda r: r["title"].lower())
 
 
-# A sentence ends at . ! or ? before a capital letter: "e.g. the" and "0.14" do not end one.
 def first_sentence(text: str) -> str:
     """The browse table's one line: a summary's first sentence (the cell cuts it with an ellipsis)."""
     return split_first_sentence(text)[0]

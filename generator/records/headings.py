@@ -6,11 +6,13 @@ HEADING_MAX = 110
 CLAUSE_WORD = re.compile(r"(?:so|but|which|while|leaving|typically|for example|since|because|where|whose|"
                          r"then|often|making|until|unless|and)\b")
 WEAK_ENDS = (" and", " or", " but", " so")
+# A sentence ends at . ! or ? before a capital letter: "e.g. the" and "0.14" do not end one.
 SENTENCE_END = re.compile(r"(?<=[.!?])[\"')]?\s+(?=[\"(A-Z])")
 
 
 def split_first_sentence(text: str) -> tuple[str, str]:
-    """The first sentence of a text and the rest (either may be empty)."""
+    """The first sentence of a text and the rest (either may be empty): also the browse table's one
+    line and the part of a cause shown under its heading."""
     text = " ".join(text.split())
     cut = SENTENCE_END.search(text)
     return (text[:cut.start()], text[cut.end():]) if cut else (text, "")
