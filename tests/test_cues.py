@@ -11,6 +11,10 @@ from relref.records.load import load_records
 TRUNCATED = "RuntimeError: PytorchStreamReader failed reading zip archive: failed finding central directory\n"
 WRITE_FAILED = "RuntimeError: [enforce fail at inline_container.cc:857] . PytorchStreamWriter failed writing file data/2: file write failed\n"
 SIGTERM = "[2026-12-01 10:00:00,123] torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4242 closing signal SIGTERM\n"
+# The watchdog's line as ProcessGroupNCCL.cpp prints it (numbers of our own; SeqNum past the early-barrier reading).
+WATCHDOG = ("[rank3]:[E1202 09:14:05.118264917 ProcessGroupNCCL.cpp:616] [Rank 3] Watchdog caught collective operation "
+            "timeout: WorkNCCL(SeqNum=4521, OpType=ALLREDUCE, NumelIn=262144, NumelOut=262144, Timeout(ms)=600000) ran for "
+            "600046 milliseconds before timing out.\n")
 XID79 = "[  812.334455] NVRM: Xid (PCI:0000:3b:00): 79, pid=2312, name=python, GPU has fallen off the bus.\n"
 # A context for each cue, written for it (never taken from the test split).
 CONTEXTS = {
@@ -22,6 +26,9 @@ CONTEXTS = {
     "other-job-same-machine": "another job is on the same node", "preemptible": "the job runs on preemptible VMs",
     "google-cloud": "training on a GKE node pool", "aws": "p4d nodes on EC2", "azure": "an Azure ND A100 v4 VM",
     "in-a-container": "the trainer runs in a docker container",
+    "saving-checkpoint": "the timeout comes while rank 0 is saving the checkpoint",
+    "evaluating": "FSDP on 16 GPUs, evaluation runs every 500 steps", "preparing-data": "the dataset preprocessing takes 40 minutes",
+    "one-rank-only": "the eval is on rank 0 only", "end-of-epoch": "it happens at the end of the first epoch",
     "replayed": "this log is replayed", "archived": "an archived log from last week", "postmortem": "pasted from a postmortem",
     "documentation": "the example log from the README", "demo": "a demo cluster", "injected": "fault injection test",
 }
@@ -172,3 +179,34 @@ def test_a_container_puts_its_memory_limit_first_for_a_bare_kill(engine):
     assert first_cause("")["id"] != "limit-below-peak"
     got = first_cause("a docker container with a 8g limit")
     assert got["id"] == "limit-below-peak" and got["basis"] == "context"
+
+
+PHASES = [c.id for c in CUES if c.kind == "phase"]
+
+
+@pytest.mark.parametrize("cue_id", PHASES)
+def test_what_the_job_was_doing_says_which_story_of_a_timeout_comes_first(engine, cue_id):
+    plain = engine.match(WATCHDOG)["matches"]
+    assert plain[0]["id"] != "training-stuck-no-progress"
+    told = engine.match(WATCHDOG, context=CONTEXTS[cue_id])
+    top = told["matches"][0]
+    assert top["id"] == "training-stuck-no-progress" and top["causes"][0]["id"] == "long-phase-trips-timers"
+    assert any(w["kind"] == "context" and w["fit"] and f"({cue_id})" in w["text"] for w in top["why"])
+    assert not told["confident"]  # a phase says which story to check first, not that it is the one
+    hang = next(m for m in told["matches"] if m["id"] == "silent-hang")
+    assert hang["causes"][0]["id"] == "rank-blocked-outside-collective"
+    phrase = next(c["text"] for c in told["cues"] if c["id"] == cue_id)
+    negated = engine.match(WATCHDOG, context=f"it is not {phrase}")
+    assert negated["matches"][0]["id"] == plain[0]["id"]
+
+
+@pytest.mark.parametrize("cue_id", PHASES)
+def test_a_phase_cue_acts_only_on_references_the_lines_match(engine, cue_id):
+    """It says which story of a hang to check first, not that there was one."""
+    told = engine.match(TRUNCATED, context=CONTEXTS[cue_id])
+    assert "training-stuck-no-progress" not in [m["id"] for m in told["matches"]]
+    assert told["matches"][0]["id"] == engine.match(TRUNCATED)["matches"][0]["id"]
+
+
+def test_gradient_checkpointing_is_not_a_save():
+    assert "saving-checkpoint" not in {c.id for c in Rules().read_cues("8 GPUs with gradient checkpointing enabled")}

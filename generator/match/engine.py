@@ -27,7 +27,7 @@ from .scan import SHORT_CHARS, SIGNATURE_DEFAULTS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
-ENGINE_VERSION = "2.8.0"  # 2.8: an Xid line in MIG form names its code, the lunr weights computed at load; 2.7: a bare shell "Killed" is SIGKILL, cued references lead under a signal; 2.6: typographic quotes read as ASCII; 2.5: the early-barrier reading, cues naming causes; 2.4: cue-ordered causes; 2.3: test-output lines
+ENGINE_VERSION = "2.9.0"  # 2.9: phase cues (what the job was doing when a collective timed out); 2.8: an Xid line in MIG form names its code, the lunr weights computed at load; 2.7: a bare shell "Killed" is SIGKILL, cued references lead under a signal; 2.6: typographic quotes read as ASCII; 2.5: the early-barrier reading, cues naming causes; 2.4: cue-ordered causes; 2.3: test-output lines
 RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
            "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
@@ -116,16 +116,19 @@ class Engine:
         live_cues = [c for c in cues if c.negated_by is None]
         # A cue or reading brings up the references it speaks for, if the paste touches them at all.
         for cue in live_cues + readings:
-            listed |= {ref for ref in cue.supports if ref in self.refs and (ref in candidates or text_scores.get(ref, 0) > 0)}
+            listed |= {ref for ref in cue.supports if ref in self.refs and
+                       (ref in candidates or (text_scores.get(ref, 0) > 0 and not getattr(cue, "needs_lines", False)))}
         scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
-                              condition, live_cues, readings, hit_words, spoken, said) for ref in listed]
+                              condition, [c for c in live_cues if ref in candidates or not c.needs_lines],
+                              readings, hit_words, spoken, said) for ref in listed]
         scored = [m for m in scored if m is not None]
         scored.sort(key=lambda m: (-m["score"], m["id"]))
         matches = [m for m in scored if m["kind"] in CANDIDATE_KINDS]
         further = [m for m in scored if m["kind"] not in CANDIDATE_KINDS
                    and (m["_lines"] or text_scores.get(m["id"], 0) >= FURTHER_FLOOR)]
         _assign_confidence(matches, self.refs)
-        cued = {ref for cue in live_cues for ref in (*cue.supports, *cue.causes)}  # a cue speaks for these
+        cued = {ref for cue in live_cues for ref in (*cue.supports, *cue.causes)  # a cue speaks for these
+                if ref in candidates or not cue.needs_lines}
         code_lead, by_signal = _apply_code_rules(matches, codes, candidates, self.refs, cued)
         # What a line's numbers say leads before "check the program first": it already says what to
         # check. Only a signal's meaning, which decided the ranking, comes before it.

@@ -3,8 +3,10 @@ Twin: docs/assets/javascripts/match/hints.js.
 
 Hints are names (frameworks, GPU models, environments, versions, a scale) read from the context and
 from the log. Cues are phrases of the context read for their meaning: where a file came from
-(provenance), how the job was scheduled (environment) and whether the log is current (replay); each
-has its reason and the references it speaks for or against. A cue is cancelled by a negation just
+(provenance), how the job was scheduled (environment), whether the log is current (replay) and what
+the job was doing when it stopped (phase); each has its reason and the references it speaks for or
+against. A phase cue acts only on references the paste's lines already match: "while saving the
+checkpoint" says which story of a collective timeout to check first, not that there was one. A cue is cancelled by a negation just
 before it in the same clause ("NOT replayed", "no spot instances"). The rules are documented on the
 matching page (docs/matching.md), each tested on cases written for it (tests/test_cues.py).
 """
@@ -38,6 +40,10 @@ CHECKPOINT_WRITERS = ["checkpoint-corruption-on-write", "checkpoint-partial-save
 # Resuming is reading back one's own run; published or downloaded weights are not a resume.
 NOT_OWN_RUN = CHECKPOINT_WRITERS + ["training-resume-failure"]
 PREEMPTION = ["job-preemption-spot-termination", "spot-instance-preemption"]
+# A rank busy with work the others do not do (a save, an evaluation, data preparation) keeps them
+# waiting in their next collective until the timeout fires: a timeout with no fault behind it.
+STUCK = "training-stuck-no-progress"
+ONE_SIDED = {STUCK: ["long-phase-trips-timers"], "silent-hang": ["rank-blocked-outside-collective"]}
 
 
 @dataclass(frozen=True)
@@ -49,6 +55,7 @@ class Cue:
     against: tuple = ()    # references that assume otherwise: never strong while the cue holds
     supports: tuple = ()   # references the cue speaks for
     causes: dict = field(default_factory=dict)  # reference -> causes it puts first among those its lines name
+    needs_lines: bool = False  # acts only on references a line of the paste matches
 
 
 # The page about stale or replayed hardware evidence: a replay cue says which of its stories it is.
@@ -98,6 +105,33 @@ CUES = [
     Cue("in-a-container", "environment", r"\b(?:docker|podman|containers?|containeri[sz]ed|kubernetes|k8s|pods?)\b",
         "a container runs within its own /dev/shm size and memory limit, which DataLoader workers and a job's peak meet first",
         causes={"dataloader-failure": ["shm-exhausted"], "cgroup-memory-limit": ["limit-below-peak"]}),
+    # What the job was doing when a collective timed out (see ONE_SIDED).
+    Cue("saving-checkpoint", "phase",
+        r"\b(?:sav(?:e|es|ed|ing)|writ(?:e|es|ing)|dump(?:s|ed|ing)?) (?:the |a |its |their |my |our |each |every )?"
+        r"(?:model |final |full |sharded |consolidated )?(?:checkpoints?|state(?: dict)?|weights)\b|"
+        r"\bcheckpoint (?:save|saving|writes?|writing|consolidation)\b|\b(?:while|during|when) checkpointing\b|"
+        r"\bsave_(?:state|checkpoint|pretrained|model)\b",
+        "one rank writing a checkpoint while the others wait at their next collective makes a timeout without a fault",
+        supports=(STUCK,), causes=ONE_SIDED, needs_lines=True),
+    Cue("evaluating", "phase", r"\b(?:evaluation|evaluating|validation|validating|eval loop)\b",
+        "an evaluation that runs on some ranks only, or longer on one, leaves the others waiting in a collective",
+        supports=(STUCK,), causes=ONE_SIDED, needs_lines=True),
+    Cue("preparing-data", "phase",
+        r"\bpre-?process(?:es|ed|ing)?\b|\btokeni[sz](?:e|es|ed|ing|ation)\b|"
+        r"\bbuild(?:s|ing)? (?:the |a |an )?(?:\w+ )?(?:index|indices|offsets|cache)\b|"
+        r"\bdataset (?:map|preparation|loading|building)\b",
+        "data prepared on one rank, or for longer on one, before the first step leaves the others waiting in a collective",
+        supports=(STUCK,), causes=ONE_SIDED, needs_lines=True),
+    Cue("one-rank-only", "phase",
+        r"\bon (?:rank ?0|the main process|a single gpu|one gpu|one rank)(?: only)?\b|\bis_main_process\b|"
+        r"\b(?:rank ?0|main process) only\b|\bonly (?:rank ?0|the main process|one rank|one process)\b",
+        "work done on one rank only is work the other ranks wait for in their next collective",
+        supports=(STUCK,), causes=ONE_SIDED, needs_lines=True),
+    Cue("end-of-epoch", "phase",
+        r"\bend of (?:the |each |every |an |one )?(?:first |last |\w+ )?epochs?\b|\bafter (?:the |each |every )?(?:first )?epochs?\b|"
+        r"\bepoch end\b",
+        "the end of an epoch is where one rank often evaluates, logs or saves while the others go on to a collective",
+        supports=(STUCK,), causes=ONE_SIDED, needs_lines=True),
     Cue("replayed", "replay", r"\b(?:replay(?:ed|ing)?|re-?played)\b", "the log is replayed, not live"),
     Cue("archived", "replay", r"\barchived?\b|\bold logs?\b|\bfrom last (?:week|month|year)\b|\bhistorical\b",
         "the log is from the past, not the current run", causes={REPLAY_PAGE: ["archived-log-in-scope"]}),
@@ -134,6 +168,7 @@ class CueHit:
     against: tuple = ()
     supports: tuple = ()
     causes: dict = field(default_factory=dict)
+    needs_lines: bool = False
 
     def as_json(self) -> dict:
         return {"id": self.id, "kind": self.kind, "text": self.text, "reason": self.reason,
@@ -175,7 +210,7 @@ class Rules:
             while m is not None:
                 negation = negated_before(text, m.start())
                 found.append(CueHit(cue.id, cue.kind, context[m.start():m.end()], cue.reason, negation,
-                                    cue.against, cue.supports, cue.causes))
+                                    cue.against, cue.supports, cue.causes, cue.needs_lines))
                 if negation is None:
                     break  # one live occurrence is enough
                 m = rx.search(text, m.end())
@@ -213,6 +248,7 @@ def table(known: set | None = None) -> dict:
             "specific_frameworks": sorted(SPECIFIC_FRAMEWORKS), "units": UNIT_SECONDS,
             "cues": [{"id": c.id, "kind": c.kind, "pattern": c.pattern, "reason": c.reason,
                       "against": kept(c.against), "supports": kept(c.supports),
+                      **({"needs_lines": True} if c.needs_lines else {}),
                       **({"causes": {r: cs for r, cs in c.causes.items() if kept([r])}} if c.causes else {})}
                      for c in CUES],
             "negations": [n for n, _ in NEGATIONS], "clause_ends": CLAUSE_ENDS, "negation_reach": NEGATION_REACH}

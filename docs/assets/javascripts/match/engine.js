@@ -171,10 +171,13 @@
     if (condition) Object.keys(this.refs).forEach(function (ref) { if (self.refs[ref].explains.indexOf(rank.condition) !== -1) listed.add(ref); });
     var liveCues = cues.filter(function (c) { return c.negated_by === null; });
     liveCues.concat(readings).forEach(function (cue) {  // a cue or reading brings up the references it speaks for
-      cue.supports.forEach(function (ref) { if (self.refs[ref] && (candidates.has(ref) || (textScores[ref] || 0) > 0)) listed.add(ref); });
+      cue.supports.forEach(function (ref) {
+        if (self.refs[ref] && (candidates.has(ref) || ((textScores[ref] || 0) > 0 && !cue.needs_lines))) listed.add(ref);
+      });
     });
     var scored = Array.from(listed).map(function (ref) {
-      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, liveCues, readings, hitWords, spoken, said);
+      var acting = liveCues.filter(function (c) { return candidates.has(ref) || !c.needs_lines; });
+      return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, acting, readings, hitWords, spoken, said);
     }).filter(Boolean);
     scored.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
     var kinds = rank.candidate_kinds;
@@ -185,7 +188,9 @@
     assignConfidence(matches, this.refs, rank.strong_margin);
     var cued = new Set();
     liveCues.forEach(function (cue) {  // a cue speaks for the references it supports or names causes of
-      cue.supports.concat(Object.keys(cue.causes || {})).forEach(function (ref) { cued.add(ref); });
+      cue.supports.concat(Object.keys(cue.causes || {})).forEach(function (ref) {
+        if (candidates.has(ref) || !cue.needs_lines) cued.add(ref);
+      });
     });
     var decided = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories, cued);
     // What a line's numbers say leads before "check the program first" (engine.py rank).

@@ -1,6 +1,6 @@
 // Twin of generator/match/hints.py: what the context line and the log say about the setup (names:
 // frameworks, GPU models, environments, versions, scale, the staleness window) and what the user's
-// words mean (cues: provenance, environment, replay), each cue cancelled by a negation just before
+// words mean (cues: provenance, environment, replay, phase), each cue cancelled by a negation just before
 // it in the same clause. The tables come from the index. Loaded by the match worker and by node.
 (function (root) {
   "use strict";
@@ -53,7 +53,8 @@
       while (m !== null) {
         var negation = self.negatedBefore(text, m.index);
         found.push({ id: cue.id, kind: cue.kind, text: context.slice(m.index, m.end), reason: cue.reason,
-                     negated_by: negation, against: cue.against, supports: cue.supports, causes: cue.causes || {} });
+                     negated_by: negation, against: cue.against, supports: cue.supports, causes: cue.causes || {},
+                     needs_lines: cue.needs_lines || false });
         if (negation === null) break;
         m = entry[1].exec(text, m.end);
       }
