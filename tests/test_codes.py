@@ -220,6 +220,8 @@ def test_every_code_the_engine_can_name_links_a_page_or_row_that_exists(built_si
      "from GPU4 GSP! Expected function 103 (GSP_RM_ALLOC) (0x2081 0x4).", "xid", "119", "driver-firmware"),
     ("    Exit Code:    137", "signal", "SIGKILL", "infrastructure"),
     ("RuntimeError: DataLoader worker (pid 6164) is killed by signal: Killed.", "signal", "SIGKILL", "infrastructure"),
+    # sacct's default State column is 10 wide: print_fields_str cuts OUT_OF_MEMORY to "OUT_OF_ME+".
+    ("4242.batch       batch OUT_OF_ME+    0:125 ", "slurm", "OUT_OF_MEMORY", "infrastructure"),
 ])
 def test_the_code_answer_names_the_code_its_class_and_a_page_that_exists(engine, built_site, paste, kind, code, klass):
     result = engine.match(paste)

@@ -32,15 +32,18 @@ DETECTORS = [
     ("k8s", r"\b(OOMKilled|Evicted|Preempting|DeadlineExceeded|CrashLoopBackOff)\b", False),
     ("slurm", r"\b(OUT_OF_MEMORY|PREEMPTED|NODE_FAIL|"
               r"DUE TO TIME LIMIT|DUE TO PREEMPTION|DUE TO NODE FAILURE|DUE TO JOB REQUEUE)\b", False),
+    # sacct's State column is 10 characters wide and marks a cut value with "+" (print_fields_str).
+    ("slurm-text", r"\b(OUT_OF_ME\+)(?:\s|$)", False),
     ("dcgm", r"\b(DCGM_FR_[A-Z0-9_]{3,60})\b", False),
 ]
 # Printed texts to code names (cudaGetErrorString, strsignal, and the result codes NCCL prints as text).
 NAMES = {
     "cuda-oom": {"CUDA out of memory": "cudaErrorMemoryAllocation"},
+    "slurm-text": {"OUT_OF_ME+": "OUT_OF_MEMORY"},
     "signal-text": {"Killed": "SIGKILL", "Terminated": "SIGTERM", "Segmentation fault": "SIGSEGV", "Bus error": "SIGBUS",
                     "Aborted": "SIGABRT", "Hangup": "SIGHUP", "Interrupt": "SIGINT", "Floating point exception": "SIGFPE"},
 }
-KIND_OF = {"cuda-text": "cuda", "cuda-oom": "cuda", "nccl-text": "nccl", "signal-text": "signal"}
+KIND_OF = {"cuda-text": "cuda", "cuda-oom": "cuda", "nccl-text": "nccl", "signal-text": "signal", "slurm-text": "slurm"}
 
 
 class Detector:
