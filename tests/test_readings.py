@@ -207,3 +207,56 @@ def test_the_browser_twin_reads_the_same():
     mine = [[[x.id, x.line, x.text, x.reason] for x in rules.of_line(i + 1, t)] for i, t in enumerate(lines)]
     assert json.loads(out) == mine
     assert sum(len(x) for x in mine) == 6
+
+
+# --- a run of step-time lines ----------------------------------------------------------------
+
+def megatron(times_ms):
+    """Megatron-LM's training_log line (megatron/training/training.py), numbers of our own."""
+    return "".join(f" iteration {1000 + 10 * k:8d}/   20000 | consumed samples:      {256000 + 2560 * k:8d} | "
+                   f"elapsed time per iteration (ms): {t:.1f} | learning rate: 3.000E-04 | global batch size:   256 |\n"
+                   for k, t in enumerate(times_ms))
+
+
+def steps_read(engine, text):
+    return [r for r in engine.match(text)["readings"] if r["id"] == "step-time-rose"]
+
+
+def test_a_step_time_that_doubles_brings_up_the_straggler_page_with_its_numbers(engine):
+    result = engine.match(megatron([812, 810, 815, 811, 811, 814, 1650, 1663, 1648, 1671, 1655, 1660]))
+    reading = next(r for r in result["readings"] if r["id"] == "step-time-rose")
+    assert reading["line"] == 7 and "elapsed time per iteration (ms): 1650.0" in reading["text"]
+    assert "from 811.5 ms to 1.7 s (2.0 times) between line 1 and line 12" in reading["reason"]
+    top = result["matches"][0]
+    assert top["id"] == "straggler-slow-rank" and top["confidence"] == "possible" and not result["confident"]
+    assert top["causes"][0]["id"] == "slow-worker-hardware"
+    assert result["answer"].startswith("Read from line 7: the time per step went from")
+
+
+@pytest.mark.parametrize("times", [
+    [812, 810, 815, 811, 811, 814, 818, 809, 820, 815],   # steady
+    [2400, 1900, 1200, 900, 850, 820, 815, 812, 818, 811],  # warm-up: faster, not slower
+    [812, 810, 815, 1650, 1663],                          # too few lines to say
+    [812, 810, 815, 811, 811, 814, 1100, 1120, 1090, 1105, 1111, 1098],  # a third slower: within what is read as jitter
+])
+def test_a_steady_faster_short_or_slightly_slower_run_says_nothing(engine, times):
+    assert steps_read(engine, megatron(times)) == []
+
+
+@pytest.mark.parametrize("end", ["\n", "\r"])
+def test_a_tqdm_bar_that_slows_from_it_per_second_to_seconds_per_it_is_one_series(engine, end):
+    """A pasted bar has a line per update; a log file keeps tqdm's carriage returns, and one LF
+    line holds every update (line numbers count LF ends)."""
+    rates = ["4.12it/s", "4.10it/s", "4.15it/s", "4.11it/s", "1.35s/it", "1.41s/it", "1.38s/it", "1.44s/it"]
+    bar = end.join(f"{p:3d}%|####      | {p}/100 [00:{p:02d}<00:40, {r}]" for p, r in zip(range(10, 100, 8), rates))
+    reading = steps_read(engine, bar + "\n")
+    assert reading and "from 243.0 ms to 1.4 s (5.7 times)" in reading[0]["reason"]
+    assert ("between line 1 and line 8" if end == "\n" else "on line 1") in reading[0]["reason"]
+
+
+def test_a_long_log_compares_its_first_steps_with_its_last(engine):
+    """The scan keeps the first and last few lines of each form, so a log of any length is read
+    as its start against its end, in bounded memory."""
+    text = megatron([800 + (k % 7) for k in range(3000)] + [1700 + (k % 5) for k in range(3000)])
+    reading = steps_read(engine, text)
+    assert reading and reading[0]["line"] > 3000 and "between line 1 and line 6000" in reading[0]["reason"]

@@ -22,7 +22,7 @@ from lunr.query import QueryPresence
 
 from . import hints as hint_rules, lunr_form
 from .dialect import compile_rule
-from .readings import Readings
+from .readings import Readings, step_rules
 from .scan import SHORT_CHARS, SIGNATURE_DEFAULTS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
@@ -69,8 +69,10 @@ class Engine:
         self.code_texts, self.code_names = codes.get("texts", {}), codes.get("names", {})
         self.code_kind_of = codes.get("kind_of", {})
         self.detectors = [dict(d, rule=compile_rule(d["pattern"], d["ignore_case"])) for d in codes.get("detectors", [])]
-        # Code detectors ride along in the scan after the signatures: one pass finds both.
-        self.compiled = _Compiled(self.signatures + codes.get("detectors", []))
+        # Code detectors and the step-time forms ride along in the scan after the signatures: one
+        # pass finds them all.
+        self.step_base = len(self.signatures) + len(self.detectors)
+        self.compiled = _Compiled(self.signatures + codes.get("detectors", []) + step_rules())
         self.lunr = Index.load(lunr_form.expand(index["lunr"]))
         self.vocabulary = set(index["lunr"]["terms"])
         self.rules = hint_rules.Rules()
@@ -114,10 +116,12 @@ class Engine:
         if condition:
             listed |= {ref for ref, r in self.refs.items() if CONDITION in r["explains"]}
         live_cues = [c for c in cues if c.negated_by is None]
-        # A cue or reading brings up the references it speaks for, if the paste touches them at all.
-        for cue in live_cues + readings:
+        # A cue brings up the references it speaks for, if the paste touches them at all; a
+        # reading, which read the paste's own lines, always does.
+        for cue in live_cues:
             listed |= {ref for ref in cue.supports if ref in self.refs and
-                       (ref in candidates or (text_scores.get(ref, 0) > 0 and not getattr(cue, "needs_lines", False)))}
+                       (ref in candidates or (text_scores.get(ref, 0) > 0 and not cue.needs_lines))}
+        listed |= {ref for reading in readings for ref in reading.supports if ref in self.refs}
         scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
                               condition, [c for c in live_cues if ref in candidates or not c.needs_lines],
                               readings, hit_words, spoken, said) for ref in listed]
@@ -164,12 +168,13 @@ class Engine:
         for reading in self.readings.read(h for index in scan.hits if index < len(self.signatures)
                                           for h in scan.hits[index]):
             first.setdefault(reading.id, reading)
-        return list(first.values())
+        steps = [scan.hits.get(self.step_base + k, []) for k in range(len(self.readings.steps))]
+        return list(first.values()) + self.readings.of_steps(steps)
 
     def _codes(self, scan) -> list:
         """The codes the paste names, each with its meaning, what to do and its page, first line first."""
         found = {}
-        for index in sorted(i for i in scan.hits if i >= len(self.signatures)):
+        for index in sorted(i for i in scan.hits if len(self.signatures) <= i < self.step_base):
             detector = self.detectors[index - len(self.signatures)]
             for hit in scan.hits[index]:
                 for m in detector["rule"].finditer(hit.text):

@@ -1,6 +1,6 @@
 """What the numbers of a matched line say. Twin: docs/assets/javascripts/match/readings.js.
 
-Three readings today. Two are of PyTorch's CUDA out-of-memory message, which gives the request,
+Four readings today. Two are of PyTorch's CUDA out-of-memory message, which gives the request,
 the GPU's total and free memory and what its own allocator holds:
 - gpu-memory-held-elsewhere: what total, free and the allocator's reserve leave over is held "by
   the driver and usage by other programs" (the comment above the message in
@@ -25,11 +25,20 @@ One reading of the NCCL watchdog's timeout line, which prints the timed-out work
   all-reduce in the first steps prints the same line, so the reading names the story to check
   first, not a certainty. SeqNum 1 is left out: the very first collective also sets up NCCL's
   connections, so a blocked network stops there too.
+
+One reading of a run of step-time lines (the time per training step as the trainer prints it,
+read on every line that prints it, in line order):
+- step-time-rose: the median step of the second half of the run is at least STEP_RISE times the
+  median of its first half, and nothing failed. In synchronous training every collective waits for
+  the slowest rank, so one slow machine or link makes every rank's step slower at once: the
+  straggler story, with its slow-machine and slow-link causes to check first. A log of millions of
+  lines is read on the step lines the scan keeps (the first and last few of each form), so it
+  compares the log's start with its end.
 """
 import math
 from dataclasses import dataclass, field
 
-from .dialect import compile_rule
+from .dialect import compile_rule, required_literals
 
 SIZE = r"([0-9]{1,9}(?:\.[0-9]{1,4})?) (bytes|KiB|MiB|GiB)"
 _SIZE = r"[0-9]{1,9}(?:\.[0-9]{1,4})? (?:bytes|KiB|MiB|GiB)"
@@ -54,6 +63,19 @@ MIN_GIB = 1.0          # held elsewhere, or cached in pieces, for a reading to s
 FRAGMENTED_SHARE = 0.1  # of the GPU cached in pieces, chosen here: below it the GPU is simply full
 BARRIER = r"WorkNCCL\(SeqNum=([0-9]{1,12}), OpType=ALLREDUCE, NumelIn=1, NumelOut=1\b"
 EARLY_SEQ = 10  # chosen here: a job's setup makes a handful of collectives before its first step
+# Step-time forms: (name, RE2 pattern with a number group and a unit group, which group is which,
+# seconds per step for each unit, or None for a rate in steps per second).
+STEP_FORMS = [
+    # Megatron-LM's training_log: " elapsed time per iteration (ms): {:.1f} |"; some
+    # Megatron-DeepSpeed releases print seconds, " elapsed time per iteration (s): {:.2f} |".
+    ("megatron", r"elapsed time per iteration \((ms|s)\): ([0-9]{1,9}(?:\.[0-9]{1,3})?)", ("unit", "value"),
+     {"ms": 0.001, "s": 1.0}),
+    # tqdm's format_meter: "{0:5.2f}" then "s/it" when a step takes over a second, else "it/s"; a bar
+    # that slows down goes from one to the other.
+    ("tqdm", r"\b([0-9]{1,7}\.[0-9]{2}) ?(s/it|it/s)\b", ("value", "unit"), {"s/it": 1.0, "it/s": None}),
+]
+STEP_RISE = 1.5   # chosen here: well past the jitter of a healthy run's step time
+STEP_POINTS = 6   # chosen here: fewer step lines say little about a trend
 # What each reading speaks for and against, and the causes of the references it speaks for that it
 # points at (tests/test_readings.py checks they exist).
 EFFECTS = {
@@ -70,6 +92,10 @@ EFFECTS = {
         "supports": ("training-stuck-no-progress", "silent-hang"),
         "causes": {"training-stuck-no-progress": ("long-phase-trips-timers",),
                    "silent-hang": ("rank-blocked-outside-collective",)}},
+    "step-time-rose": {
+        "against": (),
+        "supports": ("straggler-slow-rank",),
+        "causes": {"straggler-slow-rank": ("slow-worker-hardware", "degraded-network-link")}},
 }
 
 
@@ -91,6 +117,7 @@ class Readings:
     def __init__(self):
         self.forms = [(compile_rule(pattern), names) for pattern, names in FORMS]
         self.barrier = compile_rule(BARRIER)
+        self.steps = [(name, compile_rule(pattern), groups, units) for name, pattern, groups, units in STEP_FORMS]
 
     def read(self, hits) -> list[Reading]:
         """Readings of the matched lines (objects with .line_no and .text), first line first; a line
@@ -113,6 +140,32 @@ class Readings:
                "(how barrier() waits for all ranks): among the job's first few collectives a rank had not "
                "reached it, doing work the other ranks were not (preparing data, loading) for longer than the timeout")
         return [Reading("early-barrier-timeout", line_no, m.group(0)[:300], why, **EFFECTS["early-barrier-timeout"])]
+
+    def of_steps(self, hits_by_form: list) -> list[Reading]:
+        """The step-time reading of the lines each STEP_FORMS form matched (a list per form, of
+        objects with .line_no and .text, in the order of the log): of the form with the most."""
+        best = []
+        for (_, rx, groups, units), hits in zip(self.steps, hits_by_form):
+            points = []
+            for hit in hits:
+                m = rx.search(hit.text)
+                if m is None:
+                    continue
+                value, unit = float(m.group(groups.index("value") + 1)), m.group(groups.index("unit") + 1)
+                if value > 0:
+                    points.append((hit.line_no, value * units[unit] if units[unit] else 1 / value, m.group(0)))
+            best = points if len(points) > len(best) else best
+        if len(best) < STEP_POINTS:
+            return []
+        half = len(best) // 2
+        before, after = _median([p[1] for p in best[:half]]), _median([p[1] for p in best[half:]])
+        if after < STEP_RISE * before:
+            return []
+        line_no, _, shown = next(p for p in best if p[1] >= STEP_RISE * before)
+        where = f"on line {best[0][0]}" if best[0][0] == best[-1][0] else f"between line {best[0][0]} and line {best[-1][0]}"
+        why = (f"the time per step went from {_secs(before)} to {_secs(after)} ({_tenth(after / before)} times) {where}, "
+               "with no error: in synchronous training one slow rank or link makes every rank wait at each collective")
+        return [Reading("step-time-rose", line_no, shown[:300], why, **EFFECTS["step-time-rose"])]
 
     def sizes(self, text: str):
         """The sizes the message gives, in GiB (with `reserved`), and the clause they were read from."""
@@ -150,7 +203,21 @@ READERS = [("gpu-memory-held-elsewhere", _held_elsewhere), ("gpu-memory-fragment
 
 
 def _gib(x: float) -> str:
-    return f"{math.floor(x * 10 + 0.5) / 10:.1f} GiB"  # half up, as the browser engine rounds
+    return f"{_tenth(x)} GiB"
+
+
+def _tenth(x: float) -> str:
+    return f"{math.floor(x * 10 + 0.5) / 10:.1f}"  # half up, as the browser engine rounds
+
+
+def _secs(x: float) -> str:
+    return f"{_tenth(x)} s" if x >= 1 else f"{_tenth(x * 1000)} ms"
+
+
+def _median(values: list) -> float:
+    ordered = sorted(values)
+    mid = len(ordered) // 2
+    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def table(known: set | None = None) -> dict:
@@ -158,7 +225,13 @@ def table(known: set | None = None) -> dict:
     def kept(refs):
         return [r for r in refs if known is None or r in known]
     return {"forms": [[p, list(names)] for p, names in FORMS], "barrier": BARRIER, "early_seq": EARLY_SEQ, "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
-            "fragmented_share": FRAGMENTED_SHARE,
+            "fragmented_share": FRAGMENTED_SHARE, "steps": step_rules(), "step_rise": STEP_RISE, "step_points": STEP_POINTS,
             "effects": {kind: {"against": kept(e["against"]), "supports": kept(e["supports"]),
                                "causes": {ref: list(ids) for ref, ids in e["causes"].items() if known is None or ref in known}}
                         for kind, e in EFFECTS.items()}}
+
+
+def step_rules() -> list[dict]:
+    """The step-time forms as the scan tries them (after the signatures and the code detectors)."""
+    return [{"id": name, "pattern": pattern, "groups": list(groups), "units": units, "literals": list(required_literals(pattern)),
+             "ignore_case": False} for name, pattern, groups, units in STEP_FORMS]

@@ -92,8 +92,10 @@
     this.codeNames = codes.names || {};
     this.codeKindOf = codes.kind_of || {};
     this.detectors = (codes.detectors || []).map(function (d) { return Object.assign(withTest(d), { rule: M.compileRule(d.pattern, d.ignore_case) }); });
-    // Code detectors ride along in the scan after the signatures: one pass finds both.
-    this.scanRules = this.signatures.concat(this.detectors);
+    // Code detectors and the step-time forms ride along in the scan after the signatures: one
+    // pass finds them all.
+    this.stepBase = this.signatures.length + this.detectors.length;
+    this.scanRules = this.signatures.concat(this.detectors, rules.readings.steps.map(withTest));
     this.lunr = lunrLib.Index.load(expandLunr(index.lunr));
     this.vocabulary = new Set(index.lunr.terms);
     this.text = new M.Text(rules.text);
@@ -170,11 +172,14 @@
     });
     if (condition) Object.keys(this.refs).forEach(function (ref) { if (self.refs[ref].explains.indexOf(rank.condition) !== -1) listed.add(ref); });
     var liveCues = cues.filter(function (c) { return c.negated_by === null; });
-    liveCues.concat(readings).forEach(function (cue) {  // a cue or reading brings up the references it speaks for
+    // A cue brings up the references it speaks for, if the paste touches them at all; a reading,
+    // which read the paste's own lines, always does.
+    liveCues.forEach(function (cue) {
       cue.supports.forEach(function (ref) {
         if (self.refs[ref] && (candidates.has(ref) || ((textScores[ref] || 0) > 0 && !cue.needs_lines))) listed.add(ref);
       });
     });
+    readings.forEach(function (r) { r.supports.forEach(function (ref) { if (self.refs[ref]) listed.add(ref); }); });
     var scored = Array.from(listed).map(function (ref) {
       var acting = liveCues.filter(function (c) { return candidates.has(ref) || !c.needs_lines; });
       return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, acting, readings, hitWords, spoken, said);
@@ -215,9 +220,10 @@
   Engine.prototype.readLines = function (scan) {
     var nsig = this.signatures.length, hits = [];
     scan.hits.forEach(function (list, index) { if (index < nsig) hits = hits.concat(list); });
-    var first = new Map();
+    var first = new Map(), base = this.stepBase;
     this.readings.read(hits).forEach(function (r) { if (!first.has(r.id)) first.set(r.id, r); });
-    return Array.from(first.values());
+    var steps = this.readings.steps.map(function (_, k) { return scan.hits.get(base + k) || []; });
+    return Array.from(first.values()).concat(this.readings.ofSteps(steps));
   };
 
   function cueJson(c) {
@@ -228,7 +234,7 @@
   Engine.prototype.codes = function (scan) {
     var self = this, nsig = this.signatures.length, found = new Map();
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
-      if (index < nsig) return;
+      if (index < nsig || index >= self.stepBase) return;
       var d = self.detectors[index - nsig];
       scan.hits.get(index).forEach(function (hit) {
         d.rule.all(hit.text).forEach(function (m) {

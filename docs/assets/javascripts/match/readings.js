@@ -3,7 +3,8 @@
 // (gpu-memory-held-elsewhere), and a request no larger than the free plus the reserved-but-
 // unallocated memory that still failed (gpu-memory-fragmented); and one of the NCCL watchdog's
 // timeout line: a one-element all-reduce (a barrier) among the job's first collectives timed out
-// (early-barrier-timeout). The forms, limits and effects come from the index. Loaded by the match
+// (early-barrier-timeout); and one of a run of step-time lines: the time per step rose by half or
+// more (step-time-rose). The forms, limits and effects come from the index. Loaded by the match
 // worker and by node.
 (function (root) {
   "use strict";
@@ -13,7 +14,40 @@
   function Readings(r) {
     this.forms = r.forms.map(function (f) { return [M.compileRule(f[0]), f[1]]; });
     this.barrier = M.compileRule(r.barrier);
+    this.steps = r.steps.map(function (f) { return [f, M.compileRule(f.pattern)]; });
     this.r = r;
+  }
+  // The step-time reading of the lines each step form matched (a list per form, in the order of
+  // the log): of the form with the most (readings.py of_steps).
+  Readings.prototype.ofSteps = function (hitsByForm) {
+    var best = [], r = this.r;
+    this.steps.forEach(function (entry, k) {
+      var form = entry[0], points = [];
+      hitsByForm[k].forEach(function (hit) {
+        var m = entry[1].exec(hit.text, 0);
+        if (!m) return;
+        var value = parseFloat(m[form.groups.indexOf("value") + 1]), per = form.units[m[form.groups.indexOf("unit") + 1]];
+        if (value > 0) points.push([hit.lineNo, per ? value * per : 1 / value, m[0]]);
+      });
+      if (points.length > best.length) best = points;
+    });
+    if (best.length < r.step_points) return [];
+    var half = Math.floor(best.length / 2);
+    var before = median(best.slice(0, half).map(function (p) { return p[1]; }));
+    var after = median(best.slice(half).map(function (p) { return p[1]; }));
+    if (after < r.step_rise * before) return [];
+    var slow = best.filter(function (p) { return p[1] >= r.step_rise * before; })[0];
+    var first = best[0][0], last = best[best.length - 1][0];
+    var where = first === last ? "on line " + first : "between line " + first + " and line " + last;
+    var e = r.effects["step-time-rose"];
+    return [{ id: "step-time-rose", line: slow[0], text: M.sliceCp(slow[2], 0, 300),
+              reason: "the time per step went from " + secs(before) + " to " + secs(after) + " (" + tenth(after / before) +
+                " times) " + where + ", with no error: in synchronous training one slow rank or link makes every rank wait at each collective",
+              against: e.against, supports: e.supports, causes: e.causes }];
+  };
+  function median(values) {
+    var v = values.slice().sort(function (a, b) { return a - b; }), mid = Math.floor(v.length / 2);
+    return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
   }
   // Readings of the matched lines (objects with lineNo and text), first line first; a line several
   // signatures matched is read once.
@@ -75,7 +109,9 @@
   }
   // Each reading: its id (a key of the index's effects) and what it says of the sizes, or "".
   var READERS = [["gpu-memory-held-elsewhere", heldElsewhere], ["gpu-memory-fragmented", fragmented]];
-  function gib(x) { return (Math.floor(x * 10 + 0.5) / 10).toFixed(1) + " GiB"; }  // half up, as Python's twin
+  function tenth(x) { return (Math.floor(x * 10 + 0.5) / 10).toFixed(1); }  // half up, as Python's twin
+  function gib(x) { return tenth(x) + " GiB"; }
+  function secs(x) { return x >= 1 ? tenth(x) + " s" : tenth(x * 1000) + " ms"; }
 
   var api = { Readings: Readings };
   if (node) module.exports = api;
