@@ -69,10 +69,10 @@ class Engine:
         self.code_texts, self.code_names = codes.get("texts", {}), codes.get("names", {})
         self.code_kind_of = codes.get("kind_of", {})
         self.detectors = [dict(d, rule=compile_rule(d["pattern"], d["ignore_case"])) for d in codes.get("detectors", [])]
-        # Code detectors and the step-time forms ride along in the scan after the signatures: one
-        # pass finds them all.
-        self.step_base = len(self.signatures) + len(self.detectors)
-        self.compiled = _Compiled(self.signatures + codes.get("detectors", []) + step_rules())
+        # Code detectors ride along in the scan after the signatures: one pass finds both. The scan
+        # also keeps a sample of step-time lines, those holding a literal of the step forms.
+        self.compiled = _Compiled(self.signatures + codes.get("detectors", []),
+                                  step_literals=[lit for rule in step_rules() for lit in rule["literals"]])
         self.lunr = Index.load(lunr_form.expand(index["lunr"]))
         self.vocabulary = set(index["lunr"]["terms"])
         self.rules = hint_rules.Rules()
@@ -168,13 +168,12 @@ class Engine:
         for reading in self.readings.read(h for index in scan.hits if index < len(self.signatures)
                                           for h in scan.hits[index]):
             first.setdefault(reading.id, reading)
-        steps = [scan.hits.get(self.step_base + k, []) for k in range(len(self.readings.steps))]
-        return list(first.values()) + self.readings.of_steps(steps)
+        return list(first.values()) + self.readings.of_steps(scan.steps)
 
     def _codes(self, scan) -> list:
         """The codes the paste names, each with its meaning, what to do and its page, first line first."""
         found = {}
-        for index in sorted(i for i in scan.hits if len(self.signatures) <= i < self.step_base):
+        for index in sorted(i for i in scan.hits if i >= len(self.signatures)):
             detector = self.detectors[index - len(self.signatures)]
             for hit in scan.hits[index]:
                 for m in detector["rule"].finditer(hit.text):

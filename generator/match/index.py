@@ -211,7 +211,7 @@ def _rules(known: set | None = None) -> dict:
                        "head": timestamps.HEAD},
         "hints": hints.table(known),
         "readings": readings.table(known),
-        "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT,
+        "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT, "steps_kept": scan.STEPS_KEPT,
                  "stamps_wanted": scan.STAMPS_WANTED, "stamped_hits": scan.STAMPED_HITS,
                  "tail_stamps": scan.TAIL_STAMPS, "signature_defaults": scan.SIGNATURE_DEFAULTS, "short_paste": scan.SHORT_PASTE, "short_chars": scan.SHORT_CHARS,
                  "informative": scan.INFORMATIVE},

@@ -32,8 +32,8 @@ read on every line that prints it, in line order):
   median of its first half, and nothing failed. In synchronous training every collective waits for
   the slowest rank, so one slow machine or link makes every rank's step slower at once: the
   straggler story, with its slow-machine and slow-link causes to check first. A log of millions of
-  lines is read on the step lines the scan keeps (the first and last few of each form), so it
-  compares the log's start with its end.
+  lines is read on the step lines the scan keeps (the first and the last few, scan.STEPS_KEPT), so
+  it compares the log's start with its end.
 """
 import math
 from dataclasses import dataclass, field
@@ -141,19 +141,19 @@ class Readings:
                "reached it, doing work the other ranks were not (preparing data, loading) for longer than the timeout")
         return [Reading("early-barrier-timeout", line_no, m.group(0)[:300], why, **EFFECTS["early-barrier-timeout"])]
 
-    def of_steps(self, hits_by_form: list) -> list[Reading]:
-        """The step-time reading of the lines each STEP_FORMS form matched (a list per form, of
-        objects with .line_no and .text, in the order of the log): of the form with the most."""
+    def of_steps(self, lines: list) -> list[Reading]:
+        """The step-time reading of the step-time lines the scan kept ((line number, text), in log
+        order): of the STEP_FORMS form that reads the most of them."""
         best = []
-        for (_, rx, groups, units), hits in zip(self.steps, hits_by_form):
+        for _, rx, groups, units in self.steps:
             points = []
-            for hit in hits:
-                m = rx.search(hit.text)
+            for line_no, text in lines:
+                m = rx.search(text)
                 if m is None:
                     continue
                 value, unit = float(m.group(groups.index("value") + 1)), m.group(groups.index("unit") + 1)
                 if value > 0:
-                    points.append((hit.line_no, value * units[unit] if units[unit] else 1 / value, m.group(0)))
+                    points.append((line_no, value * units[unit] if units[unit] else 1 / value, m.group(0)))
             best = points if len(points) > len(best) else best
         if len(best) < STEP_POINTS:
             return []
@@ -232,6 +232,6 @@ def table(known: set | None = None) -> dict:
 
 
 def step_rules() -> list[dict]:
-    """The step-time forms as the scan tries them (after the signatures and the code detectors)."""
+    """The step-time forms as the index carries them (the scan keeps the lines holding their literals)."""
     return [{"id": name, "pattern": pattern, "groups": list(groups), "units": units, "literals": list(required_literals(pattern)),
              "ignore_case": False} for name, pattern, groups, units in STEP_FORMS]

@@ -14,8 +14,9 @@ Both ways give the same hits (tests/test_scan_modes.py). The browser's twin has 
 the literals a chunk holds with one Aho-Corasick pass and tests lines one signature at a time.
 
 The scan keeps a bounded sample: hit lines (first and last few per signature), informative lines from
-the first and last chunks for full-text relevance, and, from the stamps of hit lines and chunk ends,
-the newest time of each clock and the last reboot, for the staleness rules.
+the first and last chunks for full-text relevance, the first and last step-time lines (those holding
+a literal of the step forms, readings.py) from the same chunks, and, from the stamps of hit lines and
+chunk ends, the newest time of each clock and the last reboot, for the staleness rules.
 """
 from collections import deque
 from dataclasses import dataclass, field
@@ -28,6 +29,7 @@ from .dialect import ChunkSearch, compile_rule
 CHUNK = 1 << 20          # bytes per chunk
 HITS_KEPT = 8            # first and last hits kept per signature
 INFORMATIVE_KEPT = 100   # informative lines kept from the start and from the end
+STEPS_KEPT = 8           # step-time lines kept from the start and from the end
 TAIL_STAMPS = 64         # lines at each chunk's end whose stamps may be read
 STAMPS_WANTED = 4        # ... stopping at this many stamped lines
 SHORT_PASTE = 40         # a paste this short is used whole for full-text relevance ...
@@ -57,6 +59,7 @@ class ScanResult:
     hits: dict = field(default_factory=dict)          # signature index -> list of Hit (bounded)
     counts: dict = field(default_factory=dict)        # signature index -> number of hit lines
     informative: list = field(default_factory=list)   # (line_no, text) for full-text relevance
+    steps: list = field(default_factory=list)         # (line_no, text) of step-time lines, in log order
     newest: dict = field(default_factory=dict)        # clock -> newest seconds seen on it
     last_boot: int = 0                                # last line where kernel uptime went backwards
     lines: int = 0
@@ -69,8 +72,10 @@ class _Compiled:
     """The signatures as the scan uses them: the literal prefilter compiled once per engine, each
     signature's own rules when first needed (rules())."""
 
-    def __init__(self, signatures: list[dict], line_budget: int = LINE_BUDGET, set_worth: int = SET_WORTH):
+    def __init__(self, signatures: list[dict], line_budget: int = LINE_BUDGET, set_worth: int = SET_WORTH,
+                 step_literals: tuple = ()):
         self.signatures = signatures
+        self.step_literals = tuple(step_literals)  # a line holding one is a step-time line
         self.line_budget, self.set_worth = line_budget, set_worth
         self._rules: dict = {}  # index -> (search, unless), compiled on first use
         self._line_sets: dict = {}  # tuple of signature indices -> the Match of an RE2 set of their patterns
@@ -148,6 +153,7 @@ class Scanner:
         self.result = ScanResult()
         self.line_no = 1  # the line the next chunk starts on
         self._first_informative: list = []
+        self._first_steps: list = []
         self._last_chunk = None  # (text, first line number)
         self._short_lines: list = []
         self._short_chars = 0
@@ -181,6 +187,7 @@ class Scanner:
         self._note_stamps(sorted(stamps + self._stamp_tail(chunk, first + newlines)))
         if self._last_chunk is None:
             self._first_informative = self._informative(lines_text, first, INFORMATIVE_KEPT)
+            self._first_steps = self._steps(lines_text, first)
         self._last_chunk = (chunk, first)
 
     def finish(self) -> ScanResult:
@@ -189,9 +196,15 @@ class Scanner:
             result.informative = self._short_lines
         elif self._last_chunk is not None:
             chunk, first = self._last_chunk
-            tail = self._informative(chunk.decode("utf-8", "replace"), first, INFORMATIVE_KEPT, from_end=True)
+            last_text = chunk.decode("utf-8", "replace")
+            tail = self._informative(last_text, first, INFORMATIVE_KEPT, from_end=True)
             merged = {n: t for n, t in self._first_informative + tail}
             result.informative = sorted(merged.items())
+        if self._last_chunk is not None:
+            chunk, first = self._last_chunk
+            tail = self._steps(chunk.decode("utf-8", "replace") if result.lines <= SHORT_PASTE else last_text, first,
+                               from_end=True)
+            result.steps = [(no, text) for (no, _), text in sorted(dict(self._first_steps + tail).items())]
         for index, (head, tail) in self._tails.items():
             tail = [h if isinstance(h, Hit) else _hit(*h) for h in tail]
             result.hits[index] = head + [h for h in tail if h.line_no > head[-1].line_no]
@@ -448,6 +461,22 @@ class Scanner:
                 break
             end = start - 1
         return stamps[::-1]
+
+    def _steps(self, chunk_text: str, first: int, from_end: bool = False) -> list:
+        """The first (or last) STEPS_KEPT step-time lines of a chunk, as ((line number, part), text):
+        a line redrawn after carriage returns (a progress bar) holds one part per update."""
+        literals, kept = self.compiled.step_literals, []
+        if not literals:
+            return kept
+        numbered = list(enumerate(chunk_text.split("\n"), first))
+        for no, whole in (reversed(numbered) if from_end else numbered):
+            parts = list(enumerate(whole.split("\r")))
+            for part, line in (reversed(parts) if from_end else parts):
+                if any(lit in line for lit in literals):
+                    kept.append(((no, part), line[:text.MAX_LINE]))
+                    if len(kept) >= STEPS_KEPT:
+                        return kept
+        return kept
 
     def _informative(self, chunk_text: str, first: int, limit: int, from_end: bool = False) -> list:
         """Lines with error words, from the start (or the end) of a chunk: the sample full-text

@@ -92,10 +92,10 @@
     this.codeNames = codes.names || {};
     this.codeKindOf = codes.kind_of || {};
     this.detectors = (codes.detectors || []).map(function (d) { return Object.assign(withTest(d), { rule: M.compileRule(d.pattern, d.ignore_case) }); });
-    // Code detectors and the step-time forms ride along in the scan after the signatures: one
-    // pass finds them all.
-    this.stepBase = this.signatures.length + this.detectors.length;
-    this.scanRules = this.signatures.concat(this.detectors, rules.readings.steps.map(withTest));
+    // Code detectors ride along in the scan after the signatures: one pass finds both. The scan
+    // also keeps a sample of step-time lines, those holding a literal of the step forms.
+    this.scanRules = this.signatures.concat(this.detectors);
+    this.stepLiterals = [].concat.apply([], rules.readings.steps.map(function (s) { return s.literals; }));
     this.lunr = lunrLib.Index.load(expandLunr(index.lunr));
     this.vocabulary = new Set(index.lunr.terms);
     this.text = new M.Text(rules.text);
@@ -220,10 +220,9 @@
   Engine.prototype.readLines = function (scan) {
     var nsig = this.signatures.length, hits = [];
     scan.hits.forEach(function (list, index) { if (index < nsig) hits = hits.concat(list); });
-    var first = new Map(), base = this.stepBase;
+    var first = new Map();
     this.readings.read(hits).forEach(function (r) { if (!first.has(r.id)) first.set(r.id, r); });
-    var steps = this.readings.steps.map(function (_, k) { return scan.hits.get(base + k) || []; });
-    return Array.from(first.values()).concat(this.readings.ofSteps(steps));
+    return Array.from(first.values()).concat(this.readings.ofSteps(scan.steps));
   };
 
   function cueJson(c) {
@@ -234,7 +233,7 @@
   Engine.prototype.codes = function (scan) {
     var self = this, nsig = this.signatures.length, found = new Map();
     Array.from(scan.hits.keys()).sort(function (a, b) { return a - b; }).forEach(function (index) {
-      if (index < nsig || index >= self.stepBase) return;
+      if (index < nsig) return;
       var d = self.detectors[index - nsig];
       scan.hits.get(index).forEach(function (hit) {
         d.rule.all(hit.text).forEach(function (m) {

@@ -17,17 +17,17 @@
     this.steps = r.steps.map(function (f) { return [f, M.compileRule(f.pattern)]; });
     this.r = r;
   }
-  // The step-time reading of the lines each step form matched (a list per form, in the order of
-  // the log): of the form with the most (readings.py of_steps).
-  Readings.prototype.ofSteps = function (hitsByForm) {
+  // The step-time reading of the step-time lines the scan kept ([line number, text], in log order):
+  // of the step form that reads the most of them (readings.py of_steps).
+  Readings.prototype.ofSteps = function (lines) {
     var best = [], r = this.r;
-    this.steps.forEach(function (entry, k) {
+    this.steps.forEach(function (entry) {
       var form = entry[0], points = [];
-      hitsByForm[k].forEach(function (hit) {
-        var m = entry[1].exec(hit.text, 0);
+      lines.forEach(function (line) {
+        var m = entry[1].exec(line[1], 0);
         if (!m) return;
         var value = parseFloat(m[form.groups.indexOf("value") + 1]), per = form.units[m[form.groups.indexOf("unit") + 1]];
-        if (value > 0) points.push([hit.lineNo, per ? value * per : 1 / value, m[0]]);
+        if (value > 0) points.push([line[0], per ? value * per : 1 / value, m[0]]);
       });
       if (points.length > best.length) best = points;
     });

@@ -16,12 +16,13 @@
     this.literals = engine.literalSet();
     this.cfg = engine.rules.scan;
     this.text = engine.text;
-    this.result = { hits: new Map(), counts: new Map(), informative: [], newest: {}, lastBoot: 0, lines: 0, chars: 0,
+    this.result = { hits: new Map(), counts: new Map(), informative: [], steps: [], newest: {}, lastBoot: 0, lines: 0, chars: 0,
                     longLines: 0, splitLines: [] };
     this.lineNo = 1;
     this.stamped = 0;
     this.lastUptime = null;
     this.firstInformative = [];
+    this.firstSteps = [];
     this.lastChunk = null;
     this.shortLines = [];
     this.shortChars = 0;  // code points kept of a short paste (scan.py SHORT_CHARS)
@@ -43,7 +44,10 @@
     var matchable = chunk.indexOf("\r") !== -1 ? chunk.split("\r").join("\n") : chunk;
     var stamps = this.scanSignatures(chunk, matchable, first).concat(this.stampTail(chunk, first));
     this.noteStamps(stamps.sort(function (a, b) { return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : a[2] - b[2]); }));
-    if (this.lastChunk === null) this.firstInformative = this.informativeLines(chunk, first, false);
+    if (this.lastChunk === null) {
+      this.firstInformative = this.informativeLines(chunk, first, false);
+      this.firstSteps = this.stepLines(chunk, first, false);
+    }
     this.lastChunk = [chunk, first];
   };
   Scanner.prototype.finish = function () {
@@ -54,6 +58,13 @@
       this.firstInformative.concat(this.informativeLines(this.lastChunk[0], this.lastChunk[1], true))
         .forEach(function (p) { merged.set(p[0], p[1]); });
       r.informative = Array.from(merged.entries()).sort(function (a, b) { return a[0] - b[0]; });
+    }
+    if (this.lastChunk !== null) {  // the first and last step-time lines, in log order (scan.py finish)
+      var steps = new Map();
+      this.firstSteps.concat(this.stepLines(this.lastChunk[0], this.lastChunk[1], true))
+        .forEach(function (p) { steps.set(p[0][0] + ":" + p[0][1], p); });
+      r.steps = Array.from(steps.values()).sort(function (a, b) { return a[0][0] - b[0][0] || a[0][1] - b[0][1]; })
+        .map(function (p) { return [p[0][0], p[1]]; });
     }
     var self = this;
     this.tails.forEach(function (ht, index) {
@@ -152,6 +163,23 @@
       end = start - 1;
     }
     return stamps.reverse();
+  };
+  // The first (or last) steps_kept step-time lines of a chunk, as [[line number, part], text]: a line
+  // redrawn after carriage returns (a progress bar) holds one part per update (scan.py _steps).
+  Scanner.prototype.stepLines = function (chunk, first, fromEnd) {
+    var literals = this.e.stepLiterals, kept = [], limit = this.cfg.steps_kept, maxLine = this.text.maxLine;
+    if (!literals.length) return kept;
+    var lines = chunk.split("\n");
+    for (var k = 0; k < lines.length; k++) {
+      var i = fromEnd ? lines.length - 1 - k : k, parts = lines[i].split("\r");
+      for (var q = 0; q < parts.length; q++) {
+        var part = fromEnd ? parts.length - 1 - q : q, line = parts[part];
+        if (!literals.some(function (lit) { return line.indexOf(lit) !== -1; })) continue;
+        kept.push([[first + i, part], M.sliceCp(line, 0, maxLine)]);
+        if (kept.length >= limit) return kept;
+      }
+    }
+    return kept;
   };
   Scanner.prototype.informativeLines = function (chunk, first, fromEnd) {
     var lines = chunk.split("\n"), limit = this.cfg.informative_kept, maxLine = this.text.maxLine;
