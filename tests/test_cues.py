@@ -25,7 +25,7 @@ CONTEXTS = {
     "converted": "converted from safetensors with the script", "restored-from-backup": "restored it from a backup",
     "other-job-same-machine": "another job is on the same node", "preemptible": "the job runs on preemptible VMs",
     "google-cloud": "training on a GKE node pool", "aws": "p4d nodes on EC2", "azure": "an Azure ND A100 v4 VM",
-    "in-a-container": "the trainer runs in a docker container",
+    "in-a-container": "the trainer runs in a docker container", "slurm-job": "8 GPUs per node under Slurm",
     "saving-checkpoint": "the timeout comes while rank 0 is saving the checkpoint",
     "evaluating": "FSDP on 16 GPUs, evaluation runs every 500 steps", "preparing-data": "the dataset preprocessing takes 40 minutes",
     "one-rank-only": "the eval is on rank 0 only", "end-of-epoch": "it happens at the end of the first epoch",
@@ -210,3 +210,13 @@ def test_a_phase_cue_acts_only_on_references_the_lines_match(engine, cue_id):
 
 def test_gradient_checkpointing_is_not_a_save():
     assert "saving-checkpoint" not in {c.id for c in Rules().read_cues("8 GPUs with gradient checkpointing enabled")}
+
+
+def test_under_slurm_a_kill_is_the_jobs_cgroup_first(engine):
+    killed = "Killed\n"  # a shell's report of SIGKILL, which does not say who sent it
+    def first(context):
+        page = next(m for m in engine.match(killed, context=context)["matches"] if m["id"] == "oom-killed-mid-step")
+        return page["causes"][0]["id"]
+    assert first("") != "cgroup-limit-hit"
+    assert first(CONTEXTS["slurm-job"]) == "cgroup-limit-hit"
+    assert first("8 GPUs per node, not under slurm") != "cgroup-limit-hit"

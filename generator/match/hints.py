@@ -105,6 +105,10 @@ CUES = [
     Cue("in-a-container", "environment", r"\b(?:docker|podman|containers?|containeri[sz]ed|kubernetes|k8s|pods?)\b",
         "a container runs within its own /dev/shm size and memory limit, which DataLoader workers and a job's peak meet first",
         causes={"dataloader-failure": ["shm-exhausted"], "cgroup-memory-limit": ["limit-below-peak"]}),
+    # Slurm's task/cgroup plugin (cgroup-memory-limit's Slurm lines) holds a job to its allocation.
+    Cue("slurm-job", "environment", r"\bslurm\b|\bsrun\b|\bsbatch\b|\bsalloc\b",
+        "where Slurm's task/cgroup plugin constrains memory, a job is killed at its allocation's limit before the host runs out",
+        causes={"oom-killed-mid-step": ["cgroup-limit-hit"], "cgroup-memory-limit": ["limit-below-peak"]}),
     # What the job was doing when a collective timed out (see ONE_SIDED).
     Cue("saving-checkpoint", "phase",
         r"\b(?:sav(?:e|es|ed|ing)|writ(?:e|es|ing)|dump(?:s|ed|ing)?) (?:the |a |its |their |my |our |each |every )?"
