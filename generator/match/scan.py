@@ -192,19 +192,16 @@ class Scanner:
 
     def finish(self) -> ScanResult:
         result = self.result
-        if result.lines <= SHORT_PASTE:
-            result.informative = self._short_lines
-        elif self._last_chunk is not None:
-            chunk, first = self._last_chunk
-            last_text = chunk.decode("utf-8", "replace")
-            tail = self._informative(last_text, first, INFORMATIVE_KEPT, from_end=True)
-            merged = {n: t for n, t in self._first_informative + tail}
-            result.informative = sorted(merged.items())
         if self._last_chunk is not None:
             chunk, first = self._last_chunk
-            tail = self._steps(chunk.decode("utf-8", "replace") if result.lines <= SHORT_PASTE else last_text, first,
-                               from_end=True)
-            result.steps = [(no, text) for (no, _), text in sorted(dict(self._first_steps + tail).items())]
+            last_text = chunk.decode("utf-8", "replace")
+            if result.lines > SHORT_PASTE:
+                tail = self._informative(last_text, first, INFORMATIVE_KEPT, from_end=True)
+                result.informative = sorted({n: t for n, t in self._first_informative + tail}.items())
+            steps = dict(self._first_steps + self._steps(last_text, first, from_end=True))
+            result.steps = [(no, text) for (no, _), text in sorted(steps.items())]
+        if result.lines <= SHORT_PASTE:
+            result.informative = self._short_lines
         for index, (head, tail) in self._tails.items():
             tail = [h if isinstance(h, Hit) else _hit(*h) for h in tail]
             result.hits[index] = head + [h for h in tail if h.line_no > head[-1].line_no]
