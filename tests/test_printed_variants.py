@@ -55,6 +55,9 @@ MEETS = [
      "safetensors._safetensors_rust.SafetensorError: Error while deserializing header: invalid JSON in header: EOF while parsing a value at line 1 column 0"),
     ("checkpoint-partial-save", "trainer-state-missing-on-resume",
      "FileNotFoundError: [Errno 2] No such file or directory: './work_dirs/llava/checkpoint-1000/trainer_state.json'"),
+    # the Trainer's rename race as EEXIST, without the rank prefix (modelscope/ms-swift #3049)
+    ("checkpoint-partial-save", "trainer-tmp-checkpoint-rename-exists",
+     "FileExistsError: [Errno 17] File exists: '/root/autodl-tmp/Qwen2.5-VL/output/Qwen/v4-20250210-182955/tmp-checkpoint-f4fsdt_x' -> '/root/autodl-tmp/Qwen2.5-VL/output/Qwen/v4-20250210-182955/checkpoint-276'"),
     ("hdf5-corruption", "metadata-checksum-mismatch",
      "KeyError: 'Unable to synchronously open object (incorrect metadata checksum after all read attempts)'"),
     # Memory and processes
@@ -162,6 +165,8 @@ MEETS = [
 
 # (reference, signature, a line it must not take: another signal, status or device)
 MISSES = [
+    # a directory that exists is not the Trainer's staging rename (junyanz/pytorch-CycleGAN-and-pix2pix #1000)
+    ("checkpoint-partial-save", "trainer-tmp-checkpoint-rename-exists", "FileExistsError: [Errno 17] File exists: './checkpoints/gan_pix2pix'"),
     ("oom-killed-mid-step", "mp-spawn-process-terminated-sigkill",
      "torch.multiprocessing.spawn.ProcessExitedException: process 1 terminated with signal SIGSEGV"),
     ("oom-killed-mid-step", "deepspeed-launcher-return-code-minus-9",
