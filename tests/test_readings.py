@@ -260,3 +260,44 @@ def test_a_long_log_compares_its_first_steps_with_its_last(engine):
     text = megatron([800 + (k % 7) for k in range(3000)] + [1700 + (k % 5) for k in range(3000)])
     reading = steps_read(engine, text)
     assert reading and reading[0]["line"] > 3000 and "between line 1 and line 6000" in reading[0]["reason"]
+
+
+# --- several watchdog lines together ----------------------------------------------------------
+
+def timeout_line(rank, seq, op, numel, pg=None):
+    """The watchdog's timeout line as ProcessGroupNCCL.cpp prints it (numbers of our own)."""
+    who = f"[PG ID {pg} PG GUID {pg}(default_pg) Rank {rank}]" if pg is not None else f"[Rank {rank}]"
+    return (f"[rank{rank}]:[E918 19:29:2{rank}.436955737 ProcessGroupNCCL.cpp:689] {who} Watchdog caught collective "
+            f"operation timeout: WorkNCCL(SeqNum={seq}, OpType={op}, NumelIn={numel}, NumelOut={numel}, "
+            f"Timeout(ms)=600000) ran for 600097 milliseconds before timing out.\n")
+
+
+def mismatch(engine, text):
+    return [r for r in engine.match(text)["readings"] if r["id"] == "collective-mismatch"]
+
+
+def test_two_ranks_timing_out_in_one_collective_with_different_sizes_read_as_a_desync(engine):
+    text = timeout_line(3, 7219, "BROADCAST", 64) + timeout_line(2, 7219, "BROADCAST", 24084544)
+    result = engine.match(text)
+    reading = next(r for r in result["readings"] if r["id"] == "collective-mismatch")
+    assert reading["line"] == 2
+    assert "(BROADCAST of 64 elements; BROADCAST of 24084544 elements)" in reading["reason"]
+    top = result["matches"][0]
+    assert top["id"] in ("silent-hang", "training-stuck-no-progress") and not result["confident"]
+    assert top["causes"][0]["id"] in ("collective-desync", "rank-divergent-collectives")
+    lost = next(m for m in result["matches"] if m["id"] == "gpu-lost-collective-timeout")
+    assert lost["confidence"] != "strong" and lost["score"] < top["score"]
+
+
+@pytest.mark.parametrize("lines", [
+    [(3, 7219, "ALLREDUCE", 1024), (2, 7219, "ALLREDUCE", 1024)],        # every rank in the same collective
+    [(3, 7219, "ALLREDUCE", 1024), (2, 7220, "ALLREDUCE", 64)],          # different collectives, in order
+    [(3, 7219, "ALLREDUCE", 1024, 0), (2, 7219, "ALLGATHER", 64, 1)],    # two process groups
+])
+def test_the_same_work_another_collective_or_another_group_is_no_mismatch(engine, lines):
+    assert mismatch(engine, "".join(timeout_line(*line) for line in lines)) == []
+
+
+def test_an_operation_that_differs_at_the_same_seqnum_is_a_mismatch_too(engine):
+    text = timeout_line(0, 88, "ALLREDUCE", 4096, 0) + timeout_line(1, 88, "ALLGATHER", 4096, 0)
+    assert "(ALLREDUCE of 4096 elements; ALLGATHER of 4096 elements)" in mismatch(engine, text)[0]["reason"]

@@ -1,6 +1,6 @@
 """What the numbers of a matched line say. Twin: docs/assets/javascripts/match/readings.js.
 
-Four readings today. Two are of PyTorch's CUDA out-of-memory message, which gives the request,
+Five readings today. Two are of PyTorch's CUDA out-of-memory message, which gives the request,
 the GPU's total and free memory and what its own allocator holds:
 - gpu-memory-held-elsewhere: what total, free and the allocator's reserve leave over is held "by
   the driver and usage by other programs" (the comment above the message in
@@ -25,6 +25,13 @@ One reading of the NCCL watchdog's timeout line, which prints the timed-out work
   all-reduce in the first steps prints the same line, so the reading names the story to check
   first, not a certainty. SeqNum 1 is left out: the very first collective also sets up NCCL's
   connections, so a blocked network stops there too.
+
+One reading of several watchdog timeout lines together:
+- collective-mismatch: two lines time out in the same collective of the same process group (the
+  same SeqNum) with different work (OpType, NumelIn or NumelOut differ). Each rank's WorkNCCL is its
+  own view of the collective it entered; ranks that disagree on it were running different code paths,
+  which is what PyTorch's desync debugging reports, so the job is stuck on a collective mismatch, not
+  on a slow or lost peer (those leave every rank in the same collective).
 
 One reading of a run of step-time lines (the time per training step as the trainer prints it,
 read on every line that prints it, in line order):
@@ -63,6 +70,9 @@ MIN_GIB = 1.0          # held elsewhere, or cached in pieces, for a reading to s
 FRAGMENTED_SHARE = 0.1  # of the GPU cached in pieces, chosen here: below it the GPU is simply full
 BARRIER = r"WorkNCCL\(SeqNum=([0-9]{1,12}), OpType=ALLREDUCE, NumelIn=1, NumelOut=1\b"
 EARLY_SEQ = 10  # chosen here: a job's setup makes a handful of collectives before its first step
+# The work a watchdog line names, with the process group when the line gives it.
+WORK = (r"(?:\[PG ID ([0-9]{1,6}) [^\]]{0,80}\][^\n]{0,80}?)?WorkNCCL\(SeqNum=([0-9]{1,12}), OpType=([A-Z_]{2,30}), "
+        r"NumelIn=([0-9]{1,15}), NumelOut=([0-9]{1,15})")
 # Step-time forms: (name, RE2 pattern with a number group and a unit group, which group is which,
 # seconds per step for each unit, or None for a rate in steps per second).
 STEP_FORMS = [
@@ -92,6 +102,10 @@ EFFECTS = {
         "supports": ("training-stuck-no-progress", "silent-hang"),
         "causes": {"training-stuck-no-progress": ("long-phase-trips-timers",),
                    "silent-hang": ("rank-blocked-outside-collective",)}},
+    "collective-mismatch": {
+        "against": ("gpu-lost-collective-timeout", "network-partition", "straggler-slow-rank"),
+        "supports": ("training-stuck-no-progress", "silent-hang"),
+        "causes": {"training-stuck-no-progress": ("rank-divergent-collectives",), "silent-hang": ("collective-desync",)}},
     "step-time-rose": {
         "against": (),
         "supports": ("straggler-slow-rank",),
@@ -117,13 +131,31 @@ class Readings:
     def __init__(self):
         self.forms = [(compile_rule(pattern), names) for pattern, names in FORMS]
         self.barrier = compile_rule(BARRIER)
+        self.work = compile_rule(WORK)
         self.steps = [(name, compile_rule(pattern), groups, units) for name, pattern, groups, units in STEP_FORMS]
 
     def read(self, hits) -> list[Reading]:
         """Readings of the matched lines (objects with .line_no and .text), first line first; a line
         several signatures matched is read once."""
         lines = {hit.line_no: hit.text for hit in hits}
-        return [reading for line_no in sorted(lines) for reading in self.of_line(line_no, lines[line_no])]
+        return [reading for line_no in sorted(lines) for reading in self.of_line(line_no, lines[line_no])] + \
+            self.of_collectives(lines)
+
+    def of_collectives(self, lines: dict) -> list[Reading]:
+        """The collective-mismatch reading of the watchdog lines among `lines` (line number -> text)."""
+        seen = {}  # (process group, SeqNum) -> (work, its line, the work's text), the first of each
+        for line_no in sorted(lines):
+            m = self.work.search(lines[line_no])
+            if m is None:
+                continue
+            key, work = (m.group(1) or "", m.group(2)), (m.group(3), m.group(4), m.group(5))
+            first = seen.setdefault(key, (work, line_no, m.group(0)))
+            if first[0] != work:
+                why = (f"lines {first[1]} and {line_no} time out in the same collective (SeqNum {key[1]}) with different "
+                       f"work ({_work(first[0])}; {_work(work)}): the ranks were not running the same collective, so "
+                       "their code took different paths, not a slow or lost peer")
+                return [Reading("collective-mismatch", line_no, m.group(0)[:300], why, **EFFECTS["collective-mismatch"])]
+        return []
 
     def of_line(self, line_no: int, text: str) -> list[Reading]:
         sizes, clause = self.sizes(text)
@@ -206,6 +238,11 @@ def _gib(x: float) -> str:
     return f"{_tenth(x)} GiB"
 
 
+def _work(work: tuple) -> str:
+    op, numel_in, numel_out = work
+    return f"{op} of {numel_in} elements" if numel_in == numel_out else f"{op} of {numel_in} in, {numel_out} out"
+
+
 def _tenth(x: float) -> str:
     return f"{math.floor(x * 10 + 0.5) / 10:.1f}"  # half up, as the browser engine rounds
 
@@ -224,7 +261,7 @@ def table(known: set | None = None) -> dict:
     """The rules as the index carries them to the browser engine."""
     def kept(refs):
         return [r for r in refs if known is None or r in known]
-    return {"forms": [[p, list(names)] for p, names in FORMS], "barrier": BARRIER, "early_seq": EARLY_SEQ, "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
+    return {"forms": [[p, list(names)] for p, names in FORMS], "barrier": BARRIER, "work": WORK, "early_seq": EARLY_SEQ, "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
             "fragmented_share": FRAGMENTED_SHARE, "steps": step_rules(), "step_rise": STEP_RISE, "step_points": STEP_POINTS,
             "effects": {kind: {"against": kept(e["against"]), "supports": kept(e["supports"]),
                                "causes": {ref: list(ids) for ref, ids in e["causes"].items() if known is None or ref in known}}

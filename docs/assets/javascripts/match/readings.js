@@ -3,9 +3,10 @@
 // (gpu-memory-held-elsewhere), and a request no larger than the free plus the reserved-but-
 // unallocated memory that still failed (gpu-memory-fragmented); and one of the NCCL watchdog's
 // timeout line: a one-element all-reduce (a barrier) among the job's first collectives timed out
-// (early-barrier-timeout); and one of a run of step-time lines: the time per step rose by half or
-// more (step-time-rose). The forms, limits and effects come from the index. Loaded by the match
-// worker and by node.
+// (early-barrier-timeout); one of several such lines together: two ranks timing out in the same
+// collective with different work (collective-mismatch); and one of a run of step-time lines: the
+// time per step rose by half or more (step-time-rose). The forms, limits and effects come from the
+// index. Loaded by the match worker and by node.
 (function (root) {
   "use strict";
   var node = typeof module === "object" && module.exports;
@@ -14,6 +15,7 @@
   function Readings(r) {
     this.forms = r.forms.map(function (f) { return [M.compileRule(f[0]), f[1]]; });
     this.barrier = M.compileRule(r.barrier);
+    this.work = M.compileRule(r.work);
     this.steps = r.steps.map(function (f) { return [f, M.compileRule(f.pattern)]; });
     this.r = r;
   }
@@ -57,8 +59,29 @@
     Array.from(lines.keys()).sort(function (a, b) { return a - b; }).forEach(function (n) {
       out = out.concat(self.ofLine(n, lines.get(n)));
     });
-    return out;
+    return out.concat(this.ofCollectives(lines));
   };
+  // The collective-mismatch reading of the watchdog lines among `lines` (line number -> text):
+  // two lines timing out at the same SeqNum of one process group with different work.
+  Readings.prototype.ofCollectives = function (lines) {
+    var seen = new Map(), numbers = Array.from(lines.keys()).sort(function (a, b) { return a - b; });
+    for (var i = 0; i < numbers.length; i++) {
+      var m = this.work.exec(lines.get(numbers[i]), 0);
+      if (!m) continue;
+      var key = (m[1] || "") + "/" + m[2], work = [m[3], m[4], m[5]];
+      if (!seen.has(key)) seen.set(key, [work, numbers[i]]);
+      var first = seen.get(key);
+      if (first[0].join() === work.join()) continue;
+      var e = this.r.effects["collective-mismatch"];
+      return [{ id: "collective-mismatch", line: numbers[i], text: M.sliceCp(m[0], 0, 300),
+                reason: "lines " + first[1] + " and " + numbers[i] + " time out in the same collective (SeqNum " + m[2] +
+                  ") with different work (" + workText(first[0]) + "; " + workText(work) + "): the ranks were not running " +
+                  "the same collective, so their code took different paths, not a slow or lost peer",
+                against: e.against, supports: e.supports, causes: e.causes }];
+    }
+    return [];
+  };
+  function workText(w) { return w[1] === w[2] ? w[0] + " of " + w[1] + " elements" : w[0] + " of " + w[1] + " in, " + w[2] + " out"; }
   Readings.prototype.ofLine = function (lineNo, text) {
     var got = this.sizes(text), sizes = got[0], r = this.r, out = [];
     if (!sizes) return this.ofWatchdog(lineNo, text);
