@@ -80,6 +80,10 @@ def _engine_rules():
     found += [(f"hints/{k}", h[k], False) for k in ("scale", "version", "window", "negated")]
     found += [(f"cues/{c['id']}", c["pattern"], False) for c in h["cues"]]
     found.append(("scan/informative", rules["scan"]["informative"], True))
+    r = rules["readings"]
+    found += [(f"readings/form-{i}", p, False) for i, (p, _) in enumerate(r["forms"])]
+    found += [("readings/barrier", r["barrier"], False), ("readings/work", r["work"], False)]
+    found += [(f"readings/steps-{s['id']}", s["pattern"], False) for s in r["steps"]]
     return found
 
 
