@@ -21,6 +21,19 @@ MEETS = [
      "[rank3]:[F710 18:08:32.707469047 ProcessGroupNCCL.cpp:1725] [PG ID 0 PG GUID 0(default_pg) Rank 3] [PG ID 0 PG GUID 0(default_pg) Rank 3] Terminating the process after attempting to dump debug info, due to collective timeout or exception."),
     ("training-restart-stuck", "store-based-barrier-timeout",
      "RuntimeError: Timed out initializing process group in store based barrier on rank: 0, for key: store_based_barrier_key:1 (world_size=2, worker_count=1, timeout=0:10:00)"),
+    # c10d's store waits: the 2.5+ DistStoreError and its 2.4 form, the socket's waitForInput warnings in both
+    # wordings (vllm-project/vllm #52907, sgl-project/sglang #3398, bmaltais/kohya_ss #2899, pytorch/torchtitan #1492)
+    ("training-stuck-no-progress", "c10d-store-wait-timeout",
+     "(Worker pid=2437300) ERROR 08-31 06:22:53 [multiproc_executor.py:944] torch.distributed.DistStoreError: wait timeout after 1800000ms, keys: /default_pg/0//2//cpu//0/2"),
+    ("silent-hang", "c10d-store-wait-timeout", "torch.distributed.DistStoreError: Socket Timeout"),
+    ("training-stuck-no-progress", "c10d-socket-wait-for-input-timeout",
+     "[rank3]:[W208 00:55:32.444220068 socket.cpp:487] [c10d] waitForInput: socket SocketImpl(fd=103, addr=[::ffff:11.130.1.53]:52362, remote=[::ffff:11.130.1.53]:5000) timed out after 1800000ms"),
+    ("silent-hang", "c10d-socket-wait-for-input-timeout",
+     "[rank2]:[W1014 03:47:39.789025589 socket.cpp:428] [c10d] While waitForInput, poolFD failed with (errno: 0 - Success)."),
+    ("training-stuck-no-progress", "c10d-socket-wait-for-input-timeout",
+     "[rank0]:[rank4]:[W731 01:01:29.544034999 socket.cpp:460] [c10d] waitForInput: poll for socket SocketImpl(fd=49, addr=jrc0913.jureca:46374, remote=jrc0912.jureca:38293) returned 0, likely a timeout"),
+    ("silent-hang", "nccl-unique-id-store-timeout",
+     "torch.distributed.DistBackendError: [1] is setting up NCCL communicator and retrieving ncclUniqueId from [0] via c10d key-value store by key '0', but store->get('0') got error: wait timeout after 600000ms, keys: /default_pg//0. This may indicate a possible application crash on rank 0 or a network set up issue."),
     ("training-restart-stuck", "store-based-barrier-timeout",
      "torch.distributed.DistStoreError: Timed out initializing process group in store based barrier on rank 0, for key: store_based_barrier_key:1 (world_size=2, num_workers_joined=1, timeout=0:30:00 error=…)"),
     # NCCL sockets and IB
@@ -165,6 +178,12 @@ MEETS = [
 
 # (reference, signature, a line it must not take: another signal, status or device)
 MISSES = [
+    # the launcher's rendezvous at start is not a stalled job's store wait (modelscope/ms-swift #4924)
+    ("training-stuck-no-progress", "c10d-store-wait-timeout",
+     "torch.distributed.DistStoreError: wait timeout after 900000ms, keys: /none/torchelastic/role_info/0, /none/torchelastic/role_info/1"),
+    # a socket error, not a timeout
+    ("silent-hang", "c10d-socket-wait-for-input-timeout",
+     "[rank2]:[W1014 03:47:39.789025589 socket.cpp:428] [c10d] While waitForInput, poolFD failed with (errno: 104 - Connection reset by peer)."),
     # a directory that exists is not the Trainer's staging rename (junyanz/pytorch-CycleGAN-and-pix2pix #1000)
     ("checkpoint-partial-save", "trainer-tmp-checkpoint-rename-exists", "FileExistsError: [Errno 17] File exists: './checkpoints/gan_pix2pix'"),
     ("oom-killed-mid-step", "mp-spawn-process-terminated-sigkill",
