@@ -71,6 +71,19 @@ MEETS = [
     # the Trainer's rename race as EEXIST, without the rank prefix (modelscope/ms-swift #3049)
     ("checkpoint-partial-save", "trainer-tmp-checkpoint-rename-exists",
      "FileExistsError: [Errno 17] File exists: '/root/autodl-tmp/Qwen2.5-VL/output/Qwen/v4-20250210-182955/tmp-checkpoint-f4fsdt_x' -> '/root/autodl-tmp/Qwen2.5-VL/output/Qwen/v4-20250210-182955/checkpoint-276'"),
+    # burn-in and memory-test tools, filled from their format strings (wilicc/gpu-burn gpu_burn-drv.cpp, nccl-tests
+    # src/common.cu of v1.0.0, cuda_memtest tests.cpp under --monitor_temp, DCGM DcgmRecorder.cpp and dcgm_errors.h)
+    ("silent-data-corruption", "gpu-burn-faulty-gpu", "        GPU 12: FAULTY"),
+    ("silent-data-corruption", "gpu-burn-errors-warning",
+     "50.0%  proc'd: 120 / 118   errors: 0 / 7  (WARNING!)  temps: 70 C / 71 C "),
+    ("silent-data-corruption", "nccl-tests-out-of-bounds", " Out of bounds values : 2 FAILED"),
+    ("silent-data-corruption", "cuda-memtest-errors-found",
+     "[05/14/2024 10:12:01][node1][2][71 C]:ERROR: (move_inv_read) 1 errors found in block 0"),
+    ("gpu-memory-errors", "dcgm-double-bit-ecc", "Detected 2 ecc_dbe_volatile_total for GPU 5 which is above the threshold 0"),
+    ("gpu-memory-errors", "dcgm-volatile-sbe", "Detected 120 ecc_sbe_volatile_total for GPU 0 which is above the threshold 100"),
+    ("gpu-memory-errors", "dcgm-retired-pages-limit",
+     "An excess of 15 retired pages due to DBEs have been detected and more than one page has been retired due to DBEs in the past week in GPU 3."),
+    ("gpu-memory-errors", "dcgm-row-remap-limit", "GPU 3 exceeded uncorrectable row remap limit with 600 remapped rows"),
     ("hdf5-corruption", "metadata-checksum-mismatch",
      "KeyError: 'Unable to synchronously open object (incorrect metadata checksum after all read attempts)'"),
     # Memory and processes
@@ -178,6 +191,9 @@ MEETS = [
 
 # (reference, signature, a line it must not take: another signal, status or device)
 MISSES = [
+    # healthy results of the same tools
+    ("silent-data-corruption", "gpu-burn-faulty-gpu", "\tGPU 0: OK"),
+    ("silent-data-corruption", "nccl-tests-out-of-bounds", "# Out of bounds values : 0 OK"),
     # the launcher's rendezvous at start is not a stalled job's store wait (modelscope/ms-swift #4924)
     ("training-stuck-no-progress", "c10d-store-wait-timeout",
      "torch.distributed.DistStoreError: wait timeout after 900000ms, keys: /none/torchelastic/role_info/0, /none/torchelastic/role_info/1"),
