@@ -44,6 +44,15 @@ MEETS = [
     ("infiniband-roce-link-faults", "net-ib-communicator-fatal-error",
      "h100-28:238:1313 [0] transport/net_ib.cc:139 NCCL WARN communicator encountered a fatal error (detected in ncclIbIsend)"),
     ("infiniband-roce-link-faults", "ibstat-physical-state-not-linkup", "\tphys state:\t 3: Disabled"),
+    # link tools: ibstatus and ibv_devinfo port states, perfquery's dotted counters (rdma-core), and NVLink as
+    # NVML reports it (NVIDIA/open-gpu-kernel-modules #1150) and as nvidia-smi nvlink -s prints it
+    ("infiniband-roce-link-faults", "ibstat-port-state-down", "\tstate:\t\t 1: DOWN"),
+    ("infiniband-roce-link-faults", "ibstat-port-state-down", "\t\t\tstate:\t\t\tPORT_DOWN (1)"),
+    ("infiniband-roce-link-faults", "ib-port-error-counters-nonzero", "SymbolErrorCounter:..............65535"),
+    ("infiniband-roce-link-faults", "ib-port-error-counters-nonzero", "LinkDownedCounter:...............12"),
+    ("infiniband-roce-link-faults", "ib-port-error-counters-nonzero", "PortRcvRemotePhysicalErrors:.....7"),
+    ("nvlink-nvswitch-errors", "nvml-all-nvlinks-inactive", "NVML:Unable to retrieve Nvlink information as all links are inActive"),
+    ("nvlink-nvswitch-errors", "nvidia-smi-nvlink-link-inactive", "         Link 17: <inactive>"),
     # The NVIDIA driver, the kernel and DCGM
     ("application-error-looks-like-gpu-fault", "cuda-unspecified-launch-failure",
      "[rank1]:[E410 01:50:33.889423318 ProcessGroupNCCL.cpp:1895] [PG ID 0 PG GUID 0(default_pg) Rank 1] Process group watchdog thread terminated with exception: CUDA error: unspecified launch failure"),
@@ -191,6 +200,12 @@ MEETS = [
 
 # (reference, signature, a line it must not take: another signal, status or device)
 MISSES = [
+    # the same tools on healthy links
+    ("infiniband-roce-link-faults", "ibstat-port-state-down", "\t\tState: Active"),
+    ("infiniband-roce-link-faults", "ibstat-port-state-down", "\t\t\tstate:\t\t\tPORT_ACTIVE (4)"),
+    ("infiniband-roce-link-faults", "ib-port-error-counters-nonzero", "SymbolErrorCounter:..............0"),
+    ("infiniband-roce-link-faults", "ib-port-error-counters-nonzero", "GUID 0xc42a10300dcf8e2 port 1: [PortXmitWait == 12097916]"),
+    ("nvlink-nvswitch-errors", "nvidia-smi-nvlink-link-inactive", "         Link 0: 53.125 GB/s"),
     # healthy results of the same tools
     ("silent-data-corruption", "gpu-burn-faulty-gpu", "\tGPU 0: OK"),
     ("silent-data-corruption", "nccl-tests-out-of-bounds", "# Out of bounds values : 0 OK"),

@@ -90,3 +90,18 @@ def test_successors_that_name_each_other_are_a_cycle(fixture_records, capsys):
     err = capsys.readouterr().err
     assert "fixture-error.yaml:5: successor: successors form a cycle: fixture-error -> fixture-symptom -> fixture-error" in err
     assert "fixture-symptom.yaml:5: successor: successors form a cycle: fixture-symptom -> fixture-error -> fixture-symptom" in err
+
+
+def test_an_audit_that_is_not_yaml_is_named_file_line_not_a_traceback(tmp_path, monkeypatch):
+    """The build reads each record's audit for its checked dates; an unquoted colon in a note once
+    passed `relref lint` and ended `relref build` in a PyYAML traceback."""
+    import pytest
+    from relref.records.load import load_audit
+    from relref.records.problems import RecordErrors
+    (tmp_path / "x.yaml").write_text("id: x\npoints:\n  - about: a\n    note: a line with \"Link 3: <inactive>\" in it\n",
+                                     encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(RecordErrors) as caught:
+        load_audit("x", tmp_path)
+    assert str(caught.value) == "x.yaml:4: (yaml): YAML syntax: mapping values are not allowed in this context"
+    assert load_audit("missing", tmp_path) is None

@@ -3,13 +3,12 @@ import json
 import shutil
 from pathlib import Path
 
-import yaml
 from jinja2 import Environment, FileSystemLoader
 
 from .. import paths
 from . import views
 from .markdown import FILTERS
-from ..records.load import Record
+from ..records.load import Record, load_audit
 from .schema_doc import schema_sections, value_lists
 
 
@@ -37,7 +36,7 @@ def write_docs(records: list[Record], schema: dict, docs: Path, public_root: str
     for record in records:
         page = env.get_template("reference.md.j2").render(
             r=views.reference_view(record, by_id, category_titles, public_root,
-                                   checked=views.audit_dates(_audit(record.id))))
+                                   checked=views.audit_dates(load_audit(record.id))))
         _write(docs / "references" / f"{record.id}.md", page)
         for alias in record.data.get("aliases", []):
             _write(docs / "references" / alias / "index.html", env.get_template("redirect.html.j2").render(
@@ -54,12 +53,6 @@ def write_docs(records: list[Record], schema: dict, docs: Path, public_root: str
     _write(docs / "record-format.md", env.get_template("record-format.md.j2").render(
         sections=schema_sections(schema), lists=value_lists(schema)))
     _write(docs / "schema" / "reference.schema.json", json.dumps(schema, indent=2) + "\n")
-
-
-def _audit(ref_id: str) -> dict | None:
-    """A record's audit (audit/<id>.yaml), where the dates its sources were checked live."""
-    file = paths.AUDIT / f"{ref_id}.yaml"
-    return yaml.safe_load(file.read_text(encoding="utf-8")) if file.is_file() else None
 
 
 def _write(path: Path, text: str) -> None:

@@ -318,3 +318,18 @@ def _display(path: Path) -> str:
         return str(Path(absolute).relative_to(Path.cwd()))
     except ValueError:
         return str(path)
+
+
+def load_audit(ref_id: str, audit_dir: Path | None = None) -> dict | None:
+    """A record's audit (audit/<id>.yaml, where the dates its sources were checked live), or None
+    when it has none; RecordErrors naming FILE:LINE when it is not YAML the build can read."""
+    file = Path(audit_dir or paths.AUDIT) / f"{ref_id}.yaml"
+    if not file.is_file():
+        return None
+    try:
+        data, _ = load_with_lines(file.read_text(encoding="utf-8"))
+    except YamlProblem as exc:
+        raise RecordErrors([Problem(_display(file), exc.line, exc.field, exc.message)]) from None
+    except UnicodeDecodeError as exc:
+        raise RecordErrors([Problem(_display(file), 1, "(file)", f"not UTF-8 text ({exc.reason})")]) from None
+    return data
