@@ -95,6 +95,19 @@ MEETS = [
     ("gpu-memory-errors", "dcgm-row-remap-limit", "GPU 3 exceeded uncorrectable row remap limit with 600 remapped rows"),
     ("hdf5-corruption", "metadata-checksum-mismatch",
      "KeyError: 'Unable to synchronously open object (incorrect metadata checksum after all read attempts)'"),
+    # throttled GPUs: nvidia-smi -q's clocks event (older: throttle) reasons, DCGM diag's clocks-event and violation
+    # texts in their 2.1-3.3 and 4.x wordings (NVIDIA/DCGM DcgmRecorder.cpp, dcgm_errors.h)
+    ("pcie-link-power-thermal-faults", "smi-hw-slowdown-active", "        HW Slowdown                 : Active"),
+    ("pcie-link-power-thermal-faults", "smi-sw-power-cap-active", "        SW Power Cap                : Active"),
+    ("pcie-link-power-thermal-faults", "dcgm-clocks-event-violation-thermal",
+     "Clocks are being throttled for GPU 0 because of clock throttling starting 12.3 seconds into the test. clocks_throttle_reason_hw_thermal_slowdown: the GPU or its memory have reached unsafe temperatures."),
+    ("pcie-link-power-thermal-faults", "dcgm-clocks-event-violation-hw-slowdown",
+     "Clocks event for GPU 1 because of clocks event starting 3.5 seconds into the test. clocks_event_reason_hw_power_brake_slowdown: the power brake assertion has triggered. Please check the power supply."),
+    ("pcie-link-power-thermal-faults", "dcgm-thermal-violations", "There were thermal violations totaling 13 seconds for GPU 0"),
+    ("pcie-link-power-thermal-faults", "dcgm-thermal-violations", "Thermal violations totaling 13 samples started at 2.0 seconds into the test for GPU 0"),
+    ("straggler-slow-rank", "smi-clocks-event-reason-active", "            HW Power Brake Slowdown       : Active"),
+    ("straggler-slow-rank", "smi-clocks-event-reason-active", "        SW Thermal Slowdown               : Active"),
+    ("straggler-slow-rank", "dcgm-clocks-event-slowdown", "Detected clock throttling due to power violation in GPU 2."),
     # Memory and processes
     ("oom-killed-mid-step", "mp-spawn-process-terminated-sigkill", "Exception: process 3 terminated with signal SIGKILL"),
     ("oom-killed-mid-step", "launcher-calledprocesserror-sigkill",
@@ -200,6 +213,11 @@ MEETS = [
 
 # (reference, signature, a line it must not take: another signal, status or device)
 MISSES = [
+    # reasons that are not active, and the idle reason
+    ("pcie-link-power-thermal-faults", "smi-hw-slowdown-active", "        HW Slowdown                       : Not Active"),
+    ("pcie-link-power-thermal-faults", "smi-sw-power-cap-active", "        SW Power Cap                      : Not Active"),
+    ("straggler-slow-rank", "smi-clocks-event-reason-active", "            HW Thermal Slowdown           : Not Active"),
+    ("straggler-slow-rank", "smi-clocks-event-reason-active", "        Idle                              : Active"),
     # the same tools on healthy links
     ("infiniband-roce-link-faults", "ibstat-port-state-down", "\t\tState: Active"),
     ("infiniband-roce-link-faults", "ibstat-port-state-down", "\t\t\tstate:\t\t\tPORT_ACTIVE (4)"),
