@@ -12,7 +12,8 @@ import yaml
 from relref import paths
 from relref.pages import views
 from relref.pages.catalog_api import reference_entry
-from relref.pages.write import _audit, environment
+from relref.pages.write import environment
+from relref.records.load import load_audit
 from relref.records.load import load_records, load_schema
 
 RECORDS = load_records()
@@ -22,7 +23,7 @@ ORDER = ["signatures", "causes", "evidence", "mitigations", "look-alikes", "disc
 
 
 def _render(record):
-    view = views.reference_view(record, BY_ID, TITLES, None, checked=views.audit_dates(_audit(record.id)))
+    view = views.reference_view(record, BY_ID, TITLES, None, checked=views.audit_dates(load_audit(record.id)))
     return view, environment().get_template("reference.md.j2").render(r=view)
 
 
