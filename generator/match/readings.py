@@ -28,7 +28,9 @@ One reading of the NCCL watchdog's timeout line, which prints the timed-out work
 
 One reading of several watchdog timeout lines together:
 - collective-mismatch: two lines time out in the same collective of the same process group (the
-  same SeqNum) with different work (OpType, NumelIn or NumelOut differ). Each rank's WorkNCCL is its
+  same SeqNum) with different work (OpType, NumelIn or NumelOut differ), or at different SeqNums of
+  collectives such as all-reduce and all-gather, which complete on no rank before every rank joins:
+  ranks stuck at different points of one sequence issued different collectives. Each rank's WorkNCCL is its
   own view of the collective it entered; ranks that disagree on it were running different code paths,
   which is what PyTorch's desync debugging reports, so the job is stuck on a collective mismatch, not
   on a slow or lost peer (those leave every rank in the same collective).
@@ -70,6 +72,8 @@ MIN_GIB = 1.0          # held elsewhere, or cached in pieces, for a reading to s
 FRAGMENTED_SHARE = 0.1  # of the GPU cached in pieces, chosen here: below it the GPU is simply full
 BARRIER = r"WorkNCCL\(SeqNum=([0-9]{1,12}), OpType=ALLREDUCE, NumelIn=1, NumelOut=1\b"
 EARLY_SEQ = 10  # chosen here: a job's setup makes a handful of collectives before its first step
+# Collectives whose result on any rank needs every rank's input, so none completes before all join.
+ALL_JOIN = ("ALLREDUCE", "ALLGATHER", "REDUCE_SCATTER", "_ALLGATHER_BASE", "_REDUCE_SCATTER_BASE", "ALLTOALL", "ALLTOALL_BASE")
 # The work a watchdog line names, with the process group when the line gives it.
 WORK = (r"(?:\[PG ID ([0-9]{1,6}) [^\]]{0,80}\][^\n]{0,80}?)?WorkNCCL\(SeqNum=([0-9]{1,12}), OpType=([A-Z_]{2,30}), "
         r"NumelIn=([0-9]{1,15}), NumelOut=([0-9]{1,15})")
@@ -102,8 +106,9 @@ EFFECTS = {
         "supports": ("training-stuck-no-progress", "silent-hang"),
         "causes": {"training-stuck-no-progress": ("long-phase-trips-timers",),
                    "silent-hang": ("rank-blocked-outside-collective",)}},
-    "collective-mismatch": {
-        "against": ("gpu-lost-collective-timeout", "network-partition", "straggler-slow-rank"),
+    "collective-mismatch": {  # against nothing: it says which story to check first, and a line that
+        # names a lost GPU must still be able to decide
+        "against": (),
         "supports": ("training-stuck-no-progress", "silent-hang"),
         "causes": {"training-stuck-no-progress": ("rank-divergent-collectives",), "silent-hang": ("collective-desync",)}},
     "step-time-rose": {
@@ -142,19 +147,29 @@ class Readings:
             self.of_collectives(lines)
 
     def of_collectives(self, lines: dict) -> list[Reading]:
-        """The collective-mismatch reading of the watchdog lines among `lines` (line number -> text)."""
-        seen = {}  # (process group, SeqNum) -> (work, its line, the work's text), the first of each
+        """The collective-mismatch reading of the watchdog lines among `lines` (line number -> text):
+        two lines of one process group at the same SeqNum with different work, or at different
+        SeqNums of collectives that complete on no rank before every rank joins (ALL_JOIN)."""
+        seen = {}  # process group -> [(SeqNum, work, line)] of its lines so far
         for line_no in sorted(lines):
             m = self.work.search(lines[line_no])
             if m is None:
                 continue
-            key, work = (m.group(1) or "", m.group(2)), (m.group(3), m.group(4), m.group(5))
-            first = seen.setdefault(key, (work, line_no, m.group(0)))
-            if first[0] != work:
-                why = (f"lines {first[1]} and {line_no} time out in the same collective (SeqNum {key[1]}) with different "
-                       f"work ({_work(first[0])}; {_work(work)}): the ranks were not running the same collective, so "
-                       "their code took different paths, not a slow or lost peer")
+            seq, work = m.group(2), (m.group(3), m.group(4), m.group(5))
+            for other_seq, other, other_line in seen.get(m.group(1) or "", []):
+                if other_seq == seq and other != work:
+                    why = (f"lines {other_line} and {line_no} time out in the same collective (SeqNum {seq}) with different "
+                           f"work ({_work(other)}; {_work(work)}): the ranks were not running the same collective, so "
+                           "their code took different paths, not a slow or lost peer")
+                elif other_seq != seq and other[0] in ALL_JOIN and work[0] in ALL_JOIN:
+                    why = (f"lines {other_line} and {line_no} time out in different collectives of one process group "
+                           f"({other[0]} at SeqNum {other_seq}, {work[0]} at SeqNum {seq}): such a collective completes on no "
+                           "rank until every rank joins it, so ranks stuck at different points of one sequence issued "
+                           "different collectives: their code took different paths, not a slow or lost peer")
+                else:
+                    continue
                 return [Reading("collective-mismatch", line_no, m.group(0)[:300], why, **EFFECTS["collective-mismatch"])]
+            seen.setdefault(m.group(1) or "", []).append((seq, work, line_no))
         return []
 
     def of_line(self, line_no: int, text: str) -> list[Reading]:
@@ -261,7 +276,7 @@ def table(known: set | None = None) -> dict:
     """The rules as the index carries them to the browser engine."""
     def kept(refs):
         return [r for r in refs if known is None or r in known]
-    return {"forms": [[p, list(names)] for p, names in FORMS], "barrier": BARRIER, "work": WORK, "early_seq": EARLY_SEQ, "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
+    return {"forms": [[p, list(names)] for p, names in FORMS], "barrier": BARRIER, "work": WORK, "all_join": list(ALL_JOIN), "early_seq": EARLY_SEQ, "gib": GIB, "share": ELSEWHERE_SHARE, "min_gib": MIN_GIB,
             "fragmented_share": FRAGMENTED_SHARE, "steps": step_rules(), "step_rise": STEP_RISE, "step_points": STEP_POINTS,
             "effects": {kind: {"against": kept(e["against"]), "supports": kept(e["supports"]),
                                "causes": {ref: list(ids) for ref, ids in e["causes"].items() if known is None or ref in known}}

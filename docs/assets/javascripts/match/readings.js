@@ -61,23 +61,34 @@
     });
     return out.concat(this.ofCollectives(lines));
   };
-  // The collective-mismatch reading of the watchdog lines among `lines` (line number -> text):
-  // two lines timing out at the same SeqNum of one process group with different work.
+  // The collective-mismatch reading of the watchdog lines among `lines` (line number -> text): two
+  // lines of one process group at the same SeqNum with different work, or at different SeqNums of
+  // collectives that complete on no rank before every rank joins (readings.py of_collectives).
   Readings.prototype.ofCollectives = function (lines) {
-    var seen = new Map(), numbers = Array.from(lines.keys()).sort(function (a, b) { return a - b; });
+    var seen = new Map(), numbers = Array.from(lines.keys()).sort(function (a, b) { return a - b; }), allJoin = this.r.all_join;
     for (var i = 0; i < numbers.length; i++) {
       var m = this.work.exec(lines.get(numbers[i]), 0);
       if (!m) continue;
-      var key = (m[1] || "") + "/" + m[2], work = [m[3], m[4], m[5]];
-      if (!seen.has(key)) seen.set(key, [work, numbers[i]]);
-      var first = seen.get(key);
-      if (first[0].join() === work.join()) continue;
-      var e = this.r.effects["collective-mismatch"];
-      return [{ id: "collective-mismatch", line: numbers[i], text: M.sliceCp(m[0], 0, 300),
-                reason: "lines " + first[1] + " and " + numbers[i] + " time out in the same collective (SeqNum " + m[2] +
-                  ") with different work (" + workText(first[0]) + "; " + workText(work) + "): the ranks were not running " +
-                  "the same collective, so their code took different paths, not a slow or lost peer",
-                against: e.against, supports: e.supports, causes: e.causes }];
+      var pg = m[1] || "", seq = m[2], work = [m[3], m[4], m[5]], earlier = seen.get(pg) || [];
+      for (var k = 0; k < earlier.length; k++) {
+        var o = earlier[k], why = null;
+        if (o[0] === seq && o[1].join() !== work.join()) {
+          why = "lines " + o[2] + " and " + numbers[i] + " time out in the same collective (SeqNum " + seq + ") with different work (" +
+            workText(o[1]) + "; " + workText(work) + "): the ranks were not running the same collective, so their code took " +
+            "different paths, not a slow or lost peer";
+        } else if (o[0] !== seq && allJoin.indexOf(o[1][0]) !== -1 && allJoin.indexOf(work[0]) !== -1) {
+          why = "lines " + o[2] + " and " + numbers[i] + " time out in different collectives of one process group (" + o[1][0] +
+            " at SeqNum " + o[0] + ", " + work[0] + " at SeqNum " + seq + "): such a collective completes on no rank until every " +
+            "rank joins it, so ranks stuck at different points of one sequence issued different collectives: their code took " +
+            "different paths, not a slow or lost peer";
+        }
+        if (why === null) continue;
+        var e = this.r.effects["collective-mismatch"];
+        return [{ id: "collective-mismatch", line: numbers[i], text: M.sliceCp(m[0], 0, 300), reason: why,
+                  against: e.against, supports: e.supports, causes: e.causes }];
+      }
+      earlier.push([seq, work, numbers[i]]);
+      seen.set(pg, earlier);
     }
     return [];
   };
