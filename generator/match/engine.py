@@ -119,11 +119,11 @@ class Engine:
         # A cue brings up the references it speaks for, if the paste touches them at all; a
         # reading, which read the paste's own lines, always does.
         for cue in live_cues:
-            listed |= {ref for ref in cue.supports if ref in self.refs and
-                       (ref in candidates or (text_scores.get(ref, 0) > 0 and not cue.needs_lines))}
+            listed |= {ref for ref in cue.supports if ref in self.refs and _acts_on(cue, ref, candidates)
+                       and (ref in candidates or text_scores.get(ref, 0) > 0)}
         listed |= {ref for reading in readings for ref in reading.supports if ref in self.refs}
         scored = [self._score(ref, candidates.get(ref, []), text_scores.get(ref, 0.0), terms.get(ref, []), hints,
-                              condition, [c for c in live_cues if ref in candidates or not c.needs_lines],
+                              condition, [c for c in live_cues if _acts_on(c, ref, candidates)],
                               readings, hit_words, spoken, said) for ref in listed]
         scored = [m for m in scored if m is not None]
         scored.sort(key=lambda m: (-m["score"], m["id"]))
@@ -132,7 +132,7 @@ class Engine:
                    and (m["_lines"] or text_scores.get(m["id"], 0) >= FURTHER_FLOOR)]
         _assign_confidence(matches, self.refs)
         cued = {ref for cue in live_cues for ref in (*cue.supports, *cue.causes)  # a cue speaks for these
-                if ref in candidates or not cue.needs_lines}
+                if _acts_on(cue, ref, candidates)}
         code_lead, by_signal = _apply_code_rules(matches, codes, candidates, self.refs, cued)
         # What a line's numbers say leads before "check the program first": it already says what to
         # check. Only a signal's meaning, which decided the ranking, comes before it.
@@ -498,6 +498,11 @@ def _round(x: float, digits: int) -> float:
     """Half up, as the browser engine rounds (Python's round() rounds half to even)."""
     f = 10 ** digits
     return math.floor(x * f + 0.5) / f
+
+
+def _acts_on(cue, ref_id: str, candidates: dict) -> bool:
+    """Whether a cue acts on a reference: a phase cue (needs_lines) only on one a line matched."""
+    return ref_id in candidates or not cue.needs_lines
 
 
 def _assign_confidence(matches: list, refs: dict) -> None:

@@ -45,6 +45,7 @@ read on every line that prints it, in line order):
   it compares the log's start with its end.
 """
 import math
+import statistics
 from dataclasses import dataclass, field
 
 from .dialect import compile_rule, required_literals
@@ -205,7 +206,7 @@ class Readings:
         if len(best) < STEP_POINTS:
             return []
         half = len(best) // 2
-        before, after = _median([p[1] for p in best[:half]]), _median([p[1] for p in best[half:]])
+        before, after = statistics.median([p[1] for p in best[:half]]), statistics.median([p[1] for p in best[half:]])
         if after < STEP_RISE * before:
             return []
         line_no, _, shown = next(p for p in best if p[1] >= STEP_RISE * before)
@@ -266,10 +267,6 @@ def _secs(x: float) -> str:
     return f"{_tenth(x)} s" if x >= 1 else f"{_tenth(x * 1000)} ms"
 
 
-def _median(values: list) -> float:
-    ordered = sorted(values)
-    mid = len(ordered) // 2
-    return ordered[mid] if len(ordered) % 2 else (ordered[mid - 1] + ordered[mid]) / 2
 
 
 def table(known: set | None = None) -> dict:

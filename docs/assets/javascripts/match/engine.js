@@ -176,12 +176,12 @@
     // which read the paste's own lines, always does.
     liveCues.forEach(function (cue) {
       cue.supports.forEach(function (ref) {
-        if (self.refs[ref] && (candidates.has(ref) || ((textScores[ref] || 0) > 0 && !cue.needs_lines))) listed.add(ref);
+        if (self.refs[ref] && actsOn(cue, ref, candidates) && (candidates.has(ref) || (textScores[ref] || 0) > 0)) listed.add(ref);
       });
     });
     readings.forEach(function (r) { r.supports.forEach(function (ref) { if (self.refs[ref]) listed.add(ref); }); });
     var scored = Array.from(listed).map(function (ref) {
-      var acting = liveCues.filter(function (c) { return candidates.has(ref) || !c.needs_lines; });
+      var acting = liveCues.filter(function (c) { return actsOn(c, ref, candidates); });
       return self.score(ref, candidates.get(ref) || [], textScores[ref] || 0, terms[ref] || [], hints, condition, acting, readings, hitWords, spoken, said);
     }).filter(Boolean);
     scored.sort(function (a, b) { return b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0); });
@@ -194,7 +194,7 @@
     var cued = new Set();
     liveCues.forEach(function (cue) {  // a cue speaks for the references it supports or names causes of
       cue.supports.concat(Object.keys(cue.causes || {})).forEach(function (ref) {
-        if (candidates.has(ref) || !cue.needs_lines) cued.add(ref);
+        if (actsOn(cue, ref, candidates)) cued.add(ref);
       });
     });
     var decided = applyCodeRules(matches, codes, candidates, this.refs, this.rules.rank.hardware_categories, cued);
@@ -224,6 +224,9 @@
     this.readings.read(hits).forEach(function (r) { if (!first.has(r.id)) first.set(r.id, r); });
     return Array.from(first.values()).concat(this.readings.ofSteps(scan.steps));
   };
+
+  // Whether a cue acts on a reference: a phase cue (needs_lines) only on one a line matched (engine.py _acts_on).
+  function actsOn(cue, ref, candidates) { return candidates.has(ref) || !cue.needs_lines; }
 
   function cueJson(c) {
     return { id: c.id, kind: c.kind, text: c.text, reason: c.reason, negated: c.negated_by !== null, negated_by: c.negated_by || "" };
