@@ -28,7 +28,7 @@ CONTEXTS = {
     "in-a-container": "the trainer runs in a docker container", "slurm-job": "8 GPUs per node under Slurm",
     "saving-checkpoint": "the timeout comes while rank 0 is saving the checkpoint",
     "evaluating": "FSDP on 16 GPUs, evaluation runs every 500 steps", "preparing-data": "the dataset preprocessing takes 40 minutes",
-    "one-rank-only": "the eval is on rank 0 only", "end-of-epoch": "it happens at the end of the first epoch",
+    "one-rank-only": "the eval is on rank 0 only", "rl-rollouts": "PPO with an actor and a critic under ZeRO-3", "end-of-epoch": "it happens at the end of the first epoch",
     "replayed": "this log is replayed", "archived": "an archived log from last week", "postmortem": "pasted from a postmortem",
     "documentation": "the example log from the README", "demo": "a demo cluster", "injected": "fault injection test",
 }
@@ -181,7 +181,7 @@ def test_a_container_puts_its_memory_limit_first_for_a_bare_kill(engine):
     assert got["id"] == "limit-below-peak" and got["basis"] == "context"
 
 
-PHASES = [c.id for c in CUES if c.kind == "phase"]
+PHASES = [c.id for c in CUES if c.kind == "phase" and "training-stuck-no-progress" in c.supports]
 
 
 @pytest.mark.parametrize("cue_id", PHASES)
@@ -220,3 +220,39 @@ def test_under_slurm_a_kill_is_the_jobs_cgroup_first(engine):
     assert first("") != "cgroup-limit-hit"
     assert first(CONTEXTS["slurm-job"]) == "cgroup-limit-hit"
     assert first("8 GPUs per node, not under slurm") != "cgroup-limit-hit"
+
+
+INFLIGHT = ("RuntimeError: still have inflight params [{'id': 586, 'status': 'AVAILABLE', 'numel': 65536, 'ds_numel': 65536, "
+            "'shape': (16, 4096), 'ds_shape': (16, 4096), 'requires_grad': True, 'grad_shape': None, 'persist': False, "
+            "'active_sub_modules': set(), 'ds_tensor.shape': torch.Size([8192])}]\n")
+
+
+@pytest.mark.parametrize("context", [CONTEXTS["rl-rollouts"], "evaluation runs every 200 steps"])
+def test_rl_rollouts_and_evaluation_put_the_zero3_mode_switch_first(engine, context):
+    """RL fine-tuning and evaluation switch a ZeRO-3 model out of training: the in-flight page's
+    mode-switch cause comes first; without the context another does."""
+    def first_cause(ctx):
+        page = next(m for m in engine.match(INFLIGHT, context=ctx)["matches"]
+                    if m["id"] == "deepspeed-zero3-inflight-params-backward")
+        return page["causes"][0]["id"] if page["causes"] else None
+    assert first_cause("") != "train-eval-switch"
+    assert first_cause(context) == "train-eval-switch"
+
+
+def test_rl_rollouts_do_not_act_without_a_matching_line(engine):
+    result = engine.match("the reward went flat after 200 steps", context=CONTEXTS["rl-rollouts"])
+    assert all(not any(c["basis"] == "context" for c in m["causes"]) for m in result["matches"])
+
+
+def test_a_container_puts_the_wrong_interface_first_when_no_line_names_a_cause(engine):
+    """NCCL's own trace of a failed socket names no cause; in a container, an interface that
+    cannot reach the other nodes (a bridge) is the network page's story to check first."""
+    paste = ("node1:2332:2691 [4] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.3<0> [1]docker0:172.17.0.1<0>\n"
+             "node1:2330:2658 [2] NCCL INFO misc/socket.cc:567 -> 2\nnode1:2330:2658 [2] NCCL INFO bootstrap.cc:270 -> 2\n"
+             "RuntimeError: NCCL error: unhandled system error, NCCL version 2.18.1\n")
+    def first_cause(ctx):
+        page = next(m for m in engine.match(paste, context=ctx)["matches"] if m["id"] == "network-partition")
+        return page["causes"][0]
+    assert first_cause("two nodes")["id"] != "wrong-interface-or-blocked-port"
+    got = first_cause("two nodes, each job in a docker container")
+    assert got["id"] == "wrong-interface-or-blocked-port"

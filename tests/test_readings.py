@@ -254,6 +254,18 @@ def test_a_tqdm_bar_that_slows_from_it_per_second_to_seconds_per_it_is_one_serie
     assert ("between line 1 and line 8" if end == "\n" else "on line 1") in reading[0]["reason"]
 
 
+def test_deepspeed_samples_per_second_that_halve_are_steps_twice_as_long(engine):
+    """DeepSpeed's ThroughputTimer line (deepspeed/utils/timer.py), numbers of our own: a rate, so
+    half the samples per second is twice the time per step; a steady rate says nothing."""
+    def log(rates):
+        return "".join(f"[2026-12-03 10:{k:02d}:00,000] [INFO] [timer.py:264:stop] epoch=0/micro_step={100 * k}/"
+                       f"global_step={100 * k}, RunningAvgSamplesPerSec=61.2, CurrSamplesPerSec={r}, "
+                       "MemAllocated=10.21GB, MaxMemAllocated=18.7GB\n" for k, r in enumerate(rates, 1))
+    reading = steps_read(engine, log([61.23, 60.98, 61.5, 61.07, 60.87, 29.96, 30.12, 29.85, 30.2, 30.05]))
+    assert reading and reading[0]["line"] == 6 and "(2.0 times) between line 1 and line 10" in reading[0]["reason"]
+    assert steps_read(engine, log([61.23, 60.98, 61.5, 61.07, 60.87, 61.2, 61.1, 60.9])) == []
+
+
 def test_a_long_log_compares_its_first_steps_with_its_last(engine):
     """The scan keeps the first and last few lines of each form, so a log of any length is read
     as its start against its end, in bounded memory."""

@@ -44,6 +44,10 @@ PREEMPTION = ["job-preemption-spot-termination", "spot-instance-preemption"]
 # waiting in their next collective until the timeout fires: a timeout with no fault behind it.
 STUCK = "training-stuck-no-progress"
 ONE_SIDED = {STUCK: ["long-phase-trips-timers"], "silent-hang": ["rank-blocked-outside-collective"]}
+# ZeRO-3 prefetches parameters in one mode (training, or evaluation and generation); a switch to the
+# other leaves them in flight (the causes of the two in-flight pages say so).
+MODE_SWITCH = {"deepspeed-zero3-inflight-params-backward": ["train-eval-switch"],
+               "deepspeed-zero3-partition-inflight-save": ["in-flight-left-by-eval"]}
 
 
 @dataclass(frozen=True)
@@ -104,7 +108,8 @@ CUES = [
     # Where the job ran also says which story of a page to check first (each page's cause says so).
     Cue("in-a-container", "environment", r"\b(?:docker|podman|containers?|containeri[sz]ed|kubernetes|k8s|pods?)\b",
         "a container runs within its own /dev/shm size and memory limit, which DataLoader workers and a job's peak meet first",
-        causes={"dataloader-failure": ["shm-exhausted"], "cgroup-memory-limit": ["limit-below-peak"]}),
+        causes={"dataloader-failure": ["shm-exhausted"], "cgroup-memory-limit": ["limit-below-peak"],
+                "network-partition": ["wrong-interface-or-blocked-port"]}),
     # Slurm's task/cgroup plugin (cgroup-memory-limit's Slurm lines) holds a job to its allocation.
     Cue("slurm-job", "environment", r"\bslurm\b|\bsrun\b|\bsbatch\b|\bsalloc\b",
         "where Slurm's task/cgroup plugin constrains memory, a job is killed at its allocation's limit before the host runs out",
@@ -118,8 +123,9 @@ CUES = [
         "one rank writing a checkpoint while the others wait at their next collective makes a timeout without a fault",
         supports=(STUCK,), causes=ONE_SIDED, needs_lines=True),
     Cue("evaluating", "phase", r"\b(?:evaluation|evaluating|validation|validating|eval loop)\b",
-        "an evaluation that runs on some ranks only, or longer on one, leaves the others waiting in a collective",
-        supports=(STUCK,), causes=ONE_SIDED, needs_lines=True),
+        "an evaluation that runs on some ranks only, or longer on one, leaves the others waiting in a collective; "
+        "under ZeRO-3 it switches the model out of training, leaving prefetched parameters in flight",
+        supports=(STUCK,), causes=dict(ONE_SIDED, **MODE_SWITCH), needs_lines=True),
     Cue("preparing-data", "phase",
         r"\bpre-?process(?:es|ed|ing)?\b|\btokeni[sz](?:e|es|ed|ing|ation)\b|"
         r"\bbuild(?:s|ing)? (?:the |a |an )?(?:\w+ )?(?:index|indices|offsets|cache)\b|"
@@ -136,6 +142,12 @@ CUES = [
         r"\bepoch end\b",
         "the end of an epoch is where one rank often evaluates, logs or saves while the others go on to a collective",
         supports=(STUCK,), causes=ONE_SIDED, needs_lines=True),
+    Cue("rl-rollouts", "phase",
+        r"\b(?:rlhf|ppo|grpo|dpo|kto|reinforcement learning|rollouts?|generat(?:e|es|ed|ing) (?:the )?(?:experiences?|rollouts?))\b",
+        "RL fine-tuning alternates generation and training on one model: under ZeRO-3 each switch can leave "
+        "prefetched parameters in flight, and a generate() on the unwrapped module bypasses the engine's hooks",
+        causes=dict(MODE_SWITCH, **{"deepspeed-zero3-embedding-weight-2d": ["unwrapped-forward-or-generate"]}),
+        needs_lines=True),
     Cue("replayed", "replay", r"\b(?:replay(?:ed|ing)?|re-?played)\b", "the log is replayed, not live"),
     Cue("archived", "replay", r"\barchived?\b|\bold logs?\b|\bfrom last (?:week|month|year)\b|\bhistorical\b",
         "the log is from the past, not the current run", causes={REPLAY_PAGE: ["archived-log-in-scope"]}),
