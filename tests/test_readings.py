@@ -266,6 +266,16 @@ def test_deepspeed_samples_per_second_that_halve_are_steps_twice_as_long(engine)
     assert steps_read(engine, log([61.23, 60.98, 61.5, 61.07, 60.87, 61.2, 61.1, 60.9])) == []
 
 
+def test_a_loop_of_ones_own_that_says_a_step_took_longer_is_read_and_other_durations_are_not(engine):
+    """"Iteration took N s." after a step word is a step time; a save or an epoch that took long is not."""
+    times = [32.7, 32.4, 32.8, 31.7, 30.5, 32.5, 108.5, 102.5, 101.5, 102.8, 105.7, 101.4]
+    log = "".join(f"2026-12-03 05:{k:02d}:18,834: Iteration took {t:.3f} s.\n" for k, t in enumerate(times))
+    reading = steps_read(engine, log)
+    assert reading and reading[0]["line"] == 7 and "(3.2 times)" in reading[0]["reason"]
+    other = "".join(f"Saving the checkpoint took {t:.3f} s.\nEpoch {k} took {t * 60:.1f} seconds\n" for k, t in enumerate(times))
+    assert steps_read(engine, other) == []
+
+
 def test_a_long_log_compares_its_first_steps_with_its_last(engine):
     """The scan keeps the first and last few lines of each form, so a log of any length is read
     as its start against its end, in bounded memory."""
