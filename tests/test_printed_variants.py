@@ -137,6 +137,8 @@ MEETS = [
     ("job-preemption-spot-termination", "k8s-preempted-by-event", "Preempted by default/urgent on node worker01"),
     ("job-preemption-spot-termination", "slurmctld-preempted-reclaim", "slurm_job_preempt: preempted JobId=4242 had to be killed"),
     ("spot-instance-preemption", "k8s-pod-terminated-node-shutdown", "Message:        Node is shutting, evicting pods"),
+    ("spot-instance-preemption", "logind-power-key-pressed", "Dec 17 16:04:09 worker-1 systemd-logind[812]: Power key pressed."),
+    ("spot-instance-preemption", "logind-power-key-pressed", "Dec 17 16:04:09 worker-1 systemd-logind[812]: Power key pressed long."),
     # Round 2: older releases and the lines that end a run
     ("network-partition", "c10d-client-connect-failed",
      "[W socket.cpp:601] [c10d] The client socket has failed to connect to [elastic-example-imagenet-worker-0.default.svc.cluster.local]:43461 (errno: 113 - No route to host)."),
