@@ -25,6 +25,7 @@ import re2
 
 from . import text, timestamps
 from .dialect import ChunkSearch, compile_rule
+from .prefilter import ENGINES as PREFILTERS, LiteralSet
 
 CHUNK = 1 << 20          # bytes per chunk
 HITS_KEPT = 8            # first and last hits kept per signature
@@ -73,7 +74,7 @@ class _Compiled:
     signature's own rules when first needed (rules())."""
 
     def __init__(self, signatures: list[dict], line_budget: int = LINE_BUDGET, set_worth: int = SET_WORTH,
-                 step_literals: tuple = ()):
+                 step_literals: tuple = (), prefilter: str = PREFILTERS[0]):
         self.signatures = signatures
         self.step_literals = tuple(step_literals)  # a line holding one is a step-time line
         self.line_budget, self.set_worth = line_budget, set_worth
@@ -92,12 +93,7 @@ class _Compiled:
                 owners.setdefault((literal, s["ignore_case"]), []).append(i)
         self.literal_owners = list(owners.values())
         if owners:
-            options = re2.Options()
-            options.never_nl = True
-            self.set = re2.Set.SearchSet(options)
-            for literal, ignore_case in owners:
-                self.set.Add(("(?i)" if ignore_case else "") + re2.escape(literal))
-            self.set.Compile()
+            self.set = LiteralSet(list(owners), prefilter)
         self.informative = compile_rule(INFORMATIVE, ignore_case=True)
 
     def rules(self, index: int):
@@ -112,8 +108,8 @@ class _Compiled:
 
     def present(self, chunk: bytes) -> list[int]:
         """Signatures with a literal somewhere in the chunk, or none to look for."""
-        found = self.set.Match(chunk) if self.set is not None else None
-        return sorted({i for k in (found or ()) for i in self.literal_owners[k]} | set(self.always))
+        found = self.set.found(chunk) if self.set is not None else ()
+        return sorted({i for k in found for i in self.literal_owners[k]} | set(self.always))
 
     def has_line_set(self, indices: tuple) -> bool:
         return self._line_sets.get(indices) is not None
