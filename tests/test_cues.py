@@ -256,3 +256,14 @@ def test_a_container_puts_the_wrong_interface_first_when_no_line_names_a_cause(e
     assert first_cause("two nodes")["id"] != "wrong-interface-or-blocked-port"
     got = first_cause("two nodes, each job in a docker container")
     assert got["id"] == "wrong-interface-or-blocked-port"
+
+
+@pytest.mark.parametrize("context", [
+    "ChatGLM3 openai_api demo modified only to pick which GPUs to use", "running the PromptHMR demo",
+    "detectron2 installed following the documentation", "SentimentAnalyzer from the README example",
+    "training on the Synthetic-NeRF Lego scene", "a hello-world batch script from the cluster documentation",
+])
+def test_a_program_called_a_demo_or_a_setup_from_the_docs_is_not_a_replayed_log(context):
+    """The replay cues are about the pasted text (a demonstration's events, lines copied from
+    documentation), not about a demo program or a setup followed from the docs."""
+    assert not [c for c in Rules().read_cues(context) if c.kind == "replay"]

@@ -102,11 +102,21 @@ def test_evidence_from_an_earlier_boot_is_stale(engine):
     assert not result["confident"]
 
 
-def test_a_repeated_line_with_the_same_stamp_is_stale(engine):
-    line = f"2026-11-29T10:00:00Z host kernel: {XID79}"
-    result = engine.match(f"{line}\n2026-11-29T10:05:00Z host kernel: eth0 up\n{line}")
+@pytest.mark.parametrize("stamp", ["2026-11-29T10:00:00.418233Z host kernel: ", "[ 8123.418233] "])
+def test_a_repeated_line_with_the_same_sub_second_stamp_is_stale(engine, stamp):
+    line = f"{stamp}{XID79}"
+    result = engine.match(f"{line}\n{stamp.replace('418233', '918233')}eth0 up\n{line}")
     assert result["warnings"] and "repeats" in result["warnings"][0]["text"]
     assert not result["confident"]
+
+
+@pytest.mark.parametrize("stamp", ["[Mon Jul 25 16:46:20 2022] ", "Jul 25 16:46:20 host kernel: "])
+def test_a_line_repeated_within_a_whole_second_stamp_is_a_burst_not_a_replay(engine, stamp):
+    """dmesg -T and syslog stamps are whole seconds; a driver prints the same line several times in one."""
+    burst = "".join(f"{stamp}{XID79}\n" for _ in range(3))
+    result = engine.match(burst)
+    assert not [w for w in result["warnings"] if w["kind"] == "stale-evidence"]
+    assert result["confident"] and result["matches"][0]["id"] == "gpu-lost-collective-timeout"
 
 
 def test_a_line_that_marks_test_output_makes_the_hardware_lines_stale(engine):

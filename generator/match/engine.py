@@ -27,7 +27,7 @@ from .scan import SHORT_CHARS, SIGNATURE_DEFAULTS, Scanner, _Compiled, chunks
 from .text import normalise_text
 from .tokenize import tokenize, tokenize_words
 
-ENGINE_VERSION = "2.10.0"  # 2.10: the rl-rollouts cue and ZeRO-3 mode-switch causes of the evaluating cue, the container cue on the network page, DeepSpeed's throughput line and a loop's own "Iteration took N s" read for step time; 2.9: phase cues (what the job was doing when a collective timed out), the slurm-job cue, the step-time and collective-mismatch readings; 2.8: an Xid line in MIG form names its code, the lunr weights computed at load; 2.7: a bare shell "Killed" is SIGKILL, cued references lead under a signal; 2.6: typographic quotes read as ASCII; 2.5: the early-barrier reading, cues naming causes; 2.4: cue-ordered causes; 2.3: test-output lines
+ENGINE_VERSION = "2.10.0"  # 2.10: the rl-rollouts cue and ZeRO-3 mode-switch causes of the evaluating cue, the container cue on the network page, DeepSpeed's throughput line and a loop's own "Iteration took N s" read for step time, a line repeated within a whole-second stamp a burst and not a replay, the documentation and demo cues about the pasted text only; 2.9: phase cues (what the job was doing when a collective timed out), the slurm-job cue, the step-time and collective-mismatch readings; 2.8: an Xid line in MIG form names its code, the lunr weights computed at load; 2.7: a bare shell "Killed" is SIGKILL, cued references lead under a signal; 2.6: typographic quotes read as ASCII; 2.5: the early-barrier reading, cues naming causes; 2.4: cue-ordered causes; 2.3: test-output lines
 RESULT_SCHEMA_VERSION = 2
 WEIGHTS = {"cause": 10.0, "cause-shared": 6.0, "symptom": 4.0, "symptom-shared": 3.0, "stale": 1.0,
            "text": 4.0, "fit": 1.5, "conflict": -8.0, "explains": 12.0, "cue-support": 3.0, "cue-against": -6.0,
@@ -569,7 +569,7 @@ def _stale_reason(hit, hits, scan, window, replay, markers):
     if markers:
         sig, marker = markers[0]
         return f"line {marker.line_no} ({sig['id']}) shows the paste is test or replayed output, not a live fault"
-    if sum(1 for h in hits if h.text == hit.text) > 1 and hit.stamp:
+    if hit.stamp and _sub_second(hit.stamp) and sum(1 for h in hits if h.text == hit.text) > 1:
         return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)"
     if not hit.stamp:
         return None
@@ -580,6 +580,14 @@ def _stale_reason(hit, hits, scan, window, replay, markers):
     if age > window:
         return f"hardware evidence {_duration(age)} older than the newest line on its clock ({clock})"
     return None
+
+
+def _sub_second(stamp: tuple) -> bool:
+    """Whether a stamp tells lines of one second apart: two lines alike to the microsecond are one
+    line copied, while a driver can print the same line several times within one second (dmesg -T
+    and syslog stamps are whole seconds)."""
+    clock, seconds = stamp
+    return clock == "uptime" or seconds % 1 != 0
 
 
 def _duration(seconds: float) -> str:

@@ -153,9 +153,20 @@ CUES = [
         "the log is from the past, not the current run", causes={REPLAY_PAGE: ["archived-log-in-scope"]}),
     Cue("postmortem", "replay", r"\bpost-?mortem\b|\bincident report\b", "the text is a write-up of a past incident",
         causes={REPLAY_PAGE: ["pasted-or-documentation-text"]}),
-    Cue("documentation", "replay", r"\bdocumentation\b|\breadme\b|\bdocs? (?:page|example)\b|\bexample (?:log|output)\b|\bsample (?:log|output)\b",
+    # The text pasted is from documentation, not the setup followed from it ("installed following the
+    # documentation", "from the README example" say how the job was set up).
+    Cue("documentation", "replay",
+        r"\b(?:copied|taken|pasted|quoted) from (?:the |a )?(?:[\w-]+ ){0,2}(?:documentation|docs?|readme|manual)\b|"
+        r"\b(?:example|sample) (?:kernel |dmesg |nccl )?(?:logs?|output|lines?|messages?)\b|"
+        r"\b(?:logs?|lines?|output|messages?) (?:from|in) (?:the |a )?(?:[\w-]+ ){0,2}(?:documentation|docs|readme|manual)\b|"
+        r"\bdocs? page\b",
         "example text from documentation is not a current event", causes={REPLAY_PAGE: ["pasted-or-documentation-text"]}),
-    Cue("demo", "replay", r"\bdemo\b|\bsynthetic\b|\bsimulated\b", "a demonstration or synthetic log shows no real fault",
+    # A demonstration's machines or events, not a program called a demo ("the ChatGLM3 API demo") nor
+    # synthetic data ("the Synthetic-NeRF scene").
+    Cue("demo", "replay",
+        r"\bdemo (?:clusters?|environments?|env|setup|systems?|nodes?|machines?|logs?|output|runs?)\b|\bfor a demo\b|"
+        r"\b(?:synthetic|simulated|fake) (?:[\w-]+ )?(?:logs?|events?|faults?|errors?|xids?|nodes?|gpus?|dcgm|hardware|output)\b",
+        "a demonstration or synthetic log shows no real fault",
         causes={REPLAY_PAGE: ["injected-test-events"]}),
     Cue("injected", "replay", r"\binjected\b|\bfault[- ]?inject(?:ion|ors?|ing)\b|\btest fixtures?\b|\bchaos test\b",
         "injected faults are made by a tool, not by hardware", causes={REPLAY_PAGE: ["injected-test-events"]}),

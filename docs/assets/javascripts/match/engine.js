@@ -537,11 +537,15 @@
     });
     return stale;
   };
+  // Whether a stamp tells lines of one second apart (engine.py _sub_second): the same line can be
+  // printed several times within one whole-second stamp.
+  function subSecond(stamp) { return stamp[0] === "uptime" || stamp[1] % 1 !== 0; }
+
   function staleReason(hit, hits, scan, window, replay, markers) {
     if (replay.length) return "the context says \"" + replay[0].text + "\" (" + replay[0].id + "): " + replay[0].reason;
     if (markers.length)
       return "line " + markers[0][1].lineNo + " (" + markers[0][0].id + ") shows the paste is test or replayed output, not a live fault";
-    if (hit.stamp && hits.filter(function (h) { return h.text === hit.text; }).length > 1)
+    if (hit.stamp && subSecond(hit.stamp) && hits.filter(function (h) { return h.text === hit.text; }).length > 1)
       return "the same hardware line repeats with the same timestamp (a replayed or concatenated log)";
     if (!hit.stamp) return null;
     var clock = hit.stamp[0], seconds = hit.stamp[1];
