@@ -142,6 +142,8 @@ MEETS = [
     ("silent-hang", "fr-trace-collective-errors", "Input/output mismatch in the collective sequence number: 12"),
     ("training-stuck-no-progress", "fr-trace-collective-errors", "Collective sequence number: 7 has errors"),
     ("silent-hang", "fr-trace-culprit-mismatch", "error msg: Culprit rank 5; Error type: COLLECTIVE_TYPE_MISMATCH, Expected collective type: 'nccl:all_reduce' does not match found collective type: 'nccl:all_gather'"),
+    ("silent-hang", "cluster-fs-frame-in-stack", "[Sat Mar  4 04:10:52 2023]  cxiWaitEventWait+0x208/0x330 [mmfslinux]"),
+    ("training-stuck-no-progress", "cluster-fs-frame-in-stack", "[<ffffffffc1191a80>] ptlrpc_set_wait+0x480/0x790 [ptlrpc]"),
     ("spot-instance-preemption", "logind-power-key-pressed", "Dec 17 16:04:09 worker-1 systemd-logind[812]: Power key pressed."),
     ("spot-instance-preemption", "logind-power-key-pressed", "Dec 17 16:04:09 worker-1 systemd-logind[812]: Power key pressed long."),
     # Round 2: older releases and the lines that end a run
