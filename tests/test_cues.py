@@ -267,3 +267,8 @@ def test_a_program_called_a_demo_or_a_setup_from_the_docs_is_not_a_replayed_log(
     """The replay cues are about the pasted text (a demonstration's events, lines copied from
     documentation), not about a demo program or a setup followed from the docs."""
     assert not [c for c in Rules().read_cues(context) if c.kind == "replay"]
+
+
+@pytest.mark.parametrize("context", ["the script downloads its model files on first use", "downloading the weights from figshare"])
+def test_every_form_of_download_is_the_downloaded_cue(context):
+    assert [c.id for c in Rules().read_cues(context) if c.negated_by is None] == ["downloaded"]

@@ -68,7 +68,7 @@ REPLAY_PAGE = "replayed-logs-false-hardware-diagnosis"
 COPIED = {"hdf5-corruption": ["incomplete-copy"]}
 
 CUES = [
-    Cue("downloaded", "provenance", r"\b(?:down ?load(?:ed|ing)?|fetched|pulled)\b",
+    Cue("downloaded", "provenance", r"\b(?:down ?load(?:s|ed|ing)?|fetched|pulled)\b",
         "the file came from elsewhere, so no save by this job wrote it", against=tuple(CHECKPOINT_WRITERS),
         causes=COPIED),
     Cue("from-a-hub", "provenance", r"\b(?:hugging ?face|hf hub|from (?:the )?hub|model hub|modelscope)\b",
