@@ -159,25 +159,25 @@ def test_a_replay_cue_names_which_story_of_the_replay_page_it_is(engine, context
     assert result["verdict"] != "confident"
 
 
+def first_cause(engine, paste: str, ref: str, context: str) -> dict:
+    """The first cause the answer names for reference `ref` (id None when it names none)."""
+    page = next(m for m in engine.match(paste, context=context)["matches"] if m["id"] == ref)
+    return page["causes"][0] if page["causes"] else {"id": None, "basis": None}
+
+
 def test_a_container_puts_shared_memory_first_for_a_dataloader_worker_that_died(engine):
     line = ("RuntimeError: DataLoader worker (pid 4242) exited unexpectedly with exit code 1. "
             "Details are lost due to multiprocessing.")
-    def first_cause(context):
-        page = next(m for m in engine.match(line, context=context)["matches"] if m["id"] == "dataloader-failure")
-        return page["causes"][0]
-    assert first_cause("")["id"] != "shm-exhausted"
-    got = first_cause("inside a Kubernetes pod")
+    assert first_cause(engine, line, "dataloader-failure", "")["id"] != "shm-exhausted"
+    got = first_cause(engine, line, "dataloader-failure", "inside a Kubernetes pod")
     assert got["id"] == "shm-exhausted" and got["basis"] == "context"
 
 
 def test_a_container_puts_its_memory_limit_first_for_a_bare_kill(engine):
     """A bare "Killed" names no cause; inside a container the limit below the peak is the story to check first
     (without the context the paste's words pick another)."""
-    def first_cause(context):
-        page = next(m for m in engine.match("Killed", context=context)["matches"] if m["id"] == "cgroup-memory-limit")
-        return page["causes"][0] if page["causes"] else {"id": None}
-    assert first_cause("")["id"] != "limit-below-peak"
-    got = first_cause("a docker container with a 8g limit")
+    assert first_cause(engine, "Killed", "cgroup-memory-limit", "")["id"] != "limit-below-peak"
+    got = first_cause(engine, "Killed", "cgroup-memory-limit", "a docker container with a 8g limit")
     assert got["id"] == "limit-below-peak" and got["basis"] == "context"
 
 
@@ -231,12 +231,9 @@ INFLIGHT = ("RuntimeError: still have inflight params [{'id': 586, 'status': 'AV
 def test_rl_rollouts_and_evaluation_put_the_zero3_mode_switch_first(engine, context):
     """RL fine-tuning and evaluation switch a ZeRO-3 model out of training: the in-flight page's
     mode-switch cause comes first; without the context another does."""
-    def first_cause(ctx):
-        page = next(m for m in engine.match(INFLIGHT, context=ctx)["matches"]
-                    if m["id"] == "deepspeed-zero3-inflight-params-backward")
-        return page["causes"][0]["id"] if page["causes"] else None
-    assert first_cause("") != "train-eval-switch"
-    assert first_cause(context) == "train-eval-switch"
+    page = "deepspeed-zero3-inflight-params-backward"
+    assert first_cause(engine, INFLIGHT, page, "")["id"] != "train-eval-switch"
+    assert first_cause(engine, INFLIGHT, page, context)["id"] == "train-eval-switch"
 
 
 def test_rl_rollouts_do_not_act_without_a_matching_line(engine):
@@ -250,11 +247,8 @@ def test_a_container_puts_the_wrong_interface_first_when_no_line_names_a_cause(e
     paste = ("node1:2332:2691 [4] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.3<0> [1]docker0:172.17.0.1<0>\n"
              "node1:2330:2658 [2] NCCL INFO misc/socket.cc:567 -> 2\nnode1:2330:2658 [2] NCCL INFO bootstrap.cc:270 -> 2\n"
              "RuntimeError: NCCL error: unhandled system error, NCCL version 2.18.1\n")
-    def first_cause(ctx):
-        page = next(m for m in engine.match(paste, context=ctx)["matches"] if m["id"] == "network-partition")
-        return page["causes"][0]
-    assert first_cause("two nodes")["id"] != "wrong-interface-or-blocked-port"
-    got = first_cause("two nodes, each job in a docker container")
+    assert first_cause(engine, paste, "network-partition", "two nodes")["id"] != "wrong-interface-or-blocked-port"
+    got = first_cause(engine, paste, "network-partition", "two nodes, each job in a docker container")
     assert got["id"] == "wrong-interface-or-blocked-port"
 
 
