@@ -2,7 +2,7 @@
 
 Hyperscan's literal compiler (python-hyperscan, which bundles the library) where its wheel exists,
 else one RE2 set of the literals. Both report the same literals (tests/test_prefilter.py). On 1 MiB
-chunks of the three benchmark logs Hyperscan took 0.28-0.34 ms against the RE2 set's 1.7-1.8 ms,
+chunks of the three benchmark logs Hyperscan took 0.28-0.39 ms against the RE2 set's 1.62-1.81 ms,
 the larger part of a chunk's scan (bench/RESULTS.md, issue 14); the browser engine has its own
 automaton (scan.js).
 """

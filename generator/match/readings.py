@@ -88,13 +88,13 @@ STEP_FORMS = [
     # tqdm's format_meter: "{0:5.2f}" then "s/it" when a step takes over a second, else "it/s"; a bar
     # that slows down goes from one to the other.
     ("tqdm", r"\b([0-9]{1,7}\.[0-9]{2}) ?(s/it|it/s)\b", ("value", "unit"), {"s/it": 1.0, "it/s": None}),
-    # DeepSpeed's ThroughputTimer (deepspeed/utils/timer.py): "epoch=0/micro_step=10/global_step=10,
-    # RunningAvgSamplesPerSec=..., CurrSamplesPerSec=..., MemAllocated=..." every steps_per_print steps;
-    # the current rate is the batch over this step's time, a float as Python prints it.
     # A training loop of one's own: "Iteration took 32.709 s.", "step 120 took 1.8s". No one printer:
     # the form is the plain sentence, read only after a step word and only with "took".
     ("took", r"\b(?:[Ii]teration|[Ii]ter|[Ss]tep)\b[^|\n]{0,60}?\btook ([0-9]{1,7}(?:\.[0-9]{1,6})?) ?(ms|s|sec|secs|seconds)\b",
      ("value", "unit"), {"ms": 0.001, "s": 1.0, "sec": 1.0, "secs": 1.0, "seconds": 1.0}),
+    # DeepSpeed's ThroughputTimer (deepspeed/utils/timer.py): "epoch=0/micro_step=10/global_step=10,
+    # RunningAvgSamplesPerSec=..., CurrSamplesPerSec=..., MemAllocated=..." every steps_per_print steps;
+    # the current rate is the batch over this step's time, a float as Python prints it.
     ("deepspeed", r"(CurrSamplesPerSec)=([0-9]{1,9}(?:\.[0-9]{1,20})?)\b", ("unit", "value"), {"CurrSamplesPerSec": None}),
 ]
 STEP_RISE = 1.5   # chosen here: well past the jitter of a healthy run's step time
