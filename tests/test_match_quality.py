@@ -89,3 +89,22 @@ def test_a_two_failure_paste_answered_by_its_second_failure_is_judged_on_that_ca
     assert first_cause(Answer(["ref-b"], True, cause="cause-a")).right == 0
     assert first_cause(Answer(["ref-a"], True, cause="cause-a")).right == 1
     assert first_cause(Answer(["ref-a"], True, cause="cause-b")).right == 0
+
+
+def test_a_twin_cause_on_the_other_accepted_page_counts_only_in_its_own_figure():
+    """silent-hang's collective-desync is training-stuck-no-progress's rank-divergent-collectives
+    (same_as on both records): named on the other page it is right in first_cause_or_twin only."""
+    from relref.match import load_engine
+    from relref.match.evaluation import Answer, Case, cause_twins, evaluate
+
+    twins = cause_twins(load_engine())
+    assert twins[("silent-hang", "collective-desync")] == ("training-stuck-no-progress", "rank-divergent-collectives")
+    assert all(twins[back] == pair for pair, back in twins.items())
+    case = Case("hang", "text", ["silent-hang", "training-stuck-no-progress"], cause="collective-desync")
+
+    def tallies(got):
+        t = evaluate([case], lambda c: got, twins=twins)["tallies"]
+        return t["first_cause"].right, t["first_cause_or_twin"].right
+    assert tallies(Answer(["training-stuck-no-progress"], False, cause="rank-divergent-collectives")) == (0, 1)
+    assert tallies(Answer(["training-stuck-no-progress"], False, cause="long-phase-trips-timers")) == (0, 0)
+    assert tallies(Answer(["silent-hang"], False, cause="collective-desync")) == (1, 1)

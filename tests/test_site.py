@@ -46,6 +46,19 @@ def test_each_full_cause_ends_with_links_to_its_own_checks(built_site):
             assert linked == cause["checks"], f"{record.id}: cause {cause['id']} links {linked}"
 
 
+def test_a_cause_told_on_another_page_links_its_twin_there(built_site):
+    """A cause with same_as shows, under its heading, a link to the same story's cause on the
+    other reference (the records stage checks that the two name each other)."""
+    twins = [(r.id, c) for r in load_records(paths.RECORDS) for c in r.data["causes"] if "same_as" in c]
+    assert len(twins) >= 6
+    for ref_id, cause in twins:
+        html = (built_site / "references" / ref_id / "index.html").read_text(encoding="utf-8")
+        section = html.split(f'id="cause-{cause["id"]}"', 1)[1].split("<h3", 1)[0]
+        other = cause["same_as"]
+        assert f'href="../{other["ref"]}/#cause-{other["cause"]}"' in section.split('class="rr-cause-twin"', 1)[1], \
+            f"{ref_id}: cause {cause['id']} does not link its twin"
+
+
 def test_every_internal_link_and_anchor_resolves(built_site, site_pages):
     broken = []
     for path, page in site_pages.items():

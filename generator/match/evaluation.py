@@ -151,10 +151,19 @@ class Tally:
         return f"{self.right} of {self.total}" + (f" ({self.ratio:.3f})" if self.total else "")
 
 
-def evaluate(cases: list[Case], answer, hard: set | None = None) -> dict:
-    """Every figure the floors and the benchmark report, as Tallies; `hard` names hard negatives."""
+def cause_twins(engine) -> dict:
+    """(reference, cause) -> (reference, cause) of the same story on another page (same_as)."""
+    return {(ref_id, cause): tuple(other) for ref_id, ref in engine.refs.items()
+            for cause, other in ref.get("cause_twins", {}).items()}
+
+
+def evaluate(cases: list[Case], answer, hard: set | None = None, twins: dict | None = None) -> dict:
+    """Every figure the floors and the benchmark report, as Tallies; `hard` names hard negatives.
+    `twins` (cause_twins) adds first_cause_or_twin: the first cause right, or its twin named on the
+    other page of the pair (both pages accepted). The floors are read on first_cause."""
+    twins = twins or {}
     t = {k: Tally() for k in ("top1", "top3", "strong", "confident_right", "negatives", "hard_negatives",
-                              "easy_negatives", "first_cause", "further_reading", "two_failure")}
+                              "easy_negatives", "first_cause", "first_cause_or_twin", "further_reading", "two_failure")}
     shapes = {s: {"top1": Tally(), "top3": Tally(), "negatives": Tally()} for s in SHAPES}
     per_ref: dict = {}
     misses, accept_sizes = [], []
@@ -194,6 +203,8 @@ def evaluate(cases: list[Case], answer, hard: set | None = None) -> dict:
         want = case.second.get("cause") if by_second else case.cause
         if want:
             t["first_cause"].add(top1 and got.cause == want)
+            wanted = (case.second["ref"] if by_second else case.accept[0], want)
+            t["first_cause_or_twin"].add(top1 and (got.cause == want or twins.get(wanted) == (got.ids[0], got.cause)))
         if case.second:
             named = set(got.ids[:3]) | got.found
             t["two_failure"].add(case.accept[0] in named and case.second["ref"] in named)

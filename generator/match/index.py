@@ -72,6 +72,10 @@ def _reference(record: Record) -> dict:
         "checks": [_check(e) for e in _checks_in_cause_order(data)],
         "look_alikes": [a["ref"] for a in data.get("look_alikes", []) if "ref" in a],
         "explains": data.get("explains", []),
+        # Causes told on another reference under their own id (same_as): the evaluation counts the
+        # twin as the same story in its own figure.
+        **({"cause_twins": twins} if (twins := {c["id"]: [c["same_as"]["ref"], c["same_as"]["cause"]]
+                                                 for c in data["causes"] if "same_as" in c}) else {}),
     }
 
 

@@ -72,7 +72,7 @@ def reference_view(record: Record, by_id: dict, category_titles: dict, public_ro
         "applies_to": _applies_rows(data.get("applies_to", {})),
         "versions": data.get("applies_to", {}).get("versions", []),
         "signatures": _signature_groups([_signature_view(s, cite, by_id, causes) for s in data["signatures"]]),
-        "causes": [_cause_view(c, cite, checks, check_no) for c in data["causes"]],
+        "causes": [_cause_view(c, cite, checks, check_no, by_id) for c in data["causes"]],
         "causes_ranked": any("likelihood" in c for c in data["causes"]),
         "evidence": [dict(e, no=check_no[e["id"]], cite=cite(e.get("source")),
                           confirms=[_cause_link(k, causes) for k in e.get("confirms", [])],
@@ -161,7 +161,7 @@ SIGNATURES_SHOWN = 6  # with the causes table, keeps the evidence checks within 
 LEAD_SHOWN, REST_SHOWN = 160, 80
 
 
-def _cause_view(cause: dict, cite, checks: dict, check_no: dict) -> dict:
+def _cause_view(cause: dict, cite, checks: dict, check_no: dict, by_id: dict) -> dict:
     heading, body = cause_heading(cause)
     lead, rest = split_first_sentence(body)
     if len(lead) > LEAD_SHOWN:
@@ -170,7 +170,17 @@ def _cause_view(cause: dict, cite, checks: dict, check_no: dict) -> dict:
         lead, rest = body, ""
     return dict(cause, heading=heading, body=body, lead=lead, rest=rest, cite=cite(cause.get("source")),
                 likelihood_cite=cite(cause.get("likelihood_source")),
-                checks=[{"id": k, "title": checks[k]["title"], "no": check_no[k]} for k in cause["checks"]])
+                checks=[{"id": k, "title": checks[k]["title"], "no": check_no[k]} for k in cause["checks"]],
+                twin=_twin_link(cause.get("same_as"), by_id))
+
+
+def _twin_link(twin: dict | None, by_id: dict) -> dict | None:
+    """The same cause on another reference (validated both ways by the records stage)."""
+    if twin is None:
+        return None
+    other = by_id[twin["ref"]].data
+    cause = next(c for c in other["causes"] if c["id"] == twin["cause"])
+    return {"ref": twin["ref"], "title": other["title"], "cause": twin["cause"], "heading": cause_heading(cause)[0]}
 
 def _signature_groups(signatures: list) -> dict:
     """The signatures as the first screen lists them: the lines that name the fault first, then the

@@ -282,7 +282,31 @@ def _cross_checks(records: list[Record], known: set) -> list[Problem]:
             if target not in ids:
                 problems.append(Problem(_display(record.path), record.line(path), field_name(path),
                                         f"no reference with id {target!r}"))
-    return problems + _successor_cycles(records)
+    return problems + _successor_cycles(records) + _twin_causes(records)
+
+
+def _twin_causes(records: list[Record]) -> list[Problem]:
+    """A cause's `same_as` names a cause of another reference that names it back: a twin that
+    points elsewhere, or at nothing, would send a reader to the wrong story."""
+    causes = {r.id: {c["id"]: c for c in r.data["causes"]} for r in records}
+    problems = []
+    for record in records:
+        for i, cause in enumerate(record.data["causes"]):
+            twin = cause.get("same_as")
+            if twin is None or twin["ref"] not in causes:
+                continue  # an unknown reference is reported by _references
+            path = ["causes", i, "same_as", "cause"]
+            other = causes[twin["ref"]].get(twin["cause"])
+            if twin["ref"] == record.id:
+                message = "a cause's twin is on another reference, not this one"
+            elif other is None:
+                message = f"{twin['ref']} has no cause {twin['cause']!r}"
+            elif other.get("same_as") != {"ref": record.id, "cause": cause["id"]}:
+                message = f"{twin['ref']}'s cause {twin['cause']!r} does not name this cause back in its same_as"
+            else:
+                continue
+            problems.append(Problem(_display(record.path), record.line(path), field_name(path), message))
+    return problems
 
 
 def _successor_cycles(records: list[Record]) -> list[Problem]:
@@ -309,6 +333,9 @@ def _references(data):
             yield ["signatures", i, "overlaps", j], other
     if "successor" in data:
         yield ["successor"], data["successor"]
+    for i, cause in enumerate(data.get("causes", [])):
+        if "same_as" in cause:
+            yield ["causes", i, "same_as", "ref"], cause["same_as"]["ref"]
 
 
 def _display(path: Path) -> str:
