@@ -17,7 +17,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from lunr import lunr  # noqa: E402
 
 from relref.match import load_engine  # noqa: E402
-from relref.match.evaluation import (GPUALERT, SHAPES, Answer, devset_cases, engine_answer, evaluate,  # noqa: E402
+from relref.match.evaluation import (GPUALERT, SHAPES, Answer, devset_cases, cause_twins, engine_answer, evaluate,  # noqa: E402
                                      gpualert_cases, hard_negatives, testsplit_cases)
 from relref.records.load import load_records  # noqa: E402
 
@@ -48,11 +48,12 @@ def print_set(name, cases, engine, baseline, known_refs, detail: bool, misses: b
     print(f"\n## {name}: {len(cases)} cases")
     for label, group in groups:
         for engine_name, answer in (("relref", engine_answer(engine)), ("lunr search", baseline)):
-            e = evaluate(group, answer, hard)
+            e = evaluate(group, answer, hard, twins=cause_twins(engine))
             t = e["tallies"]
             print(f"{label} / {engine_name}: top-1 {t['top1']}; top-3 {t['top3']}; strong right {t['strong']}; "
                   f"confident and right {t['confident_right']}; negatives not confident {t['negatives']} "
-                  f"(hard {t['hard_negatives']}, easy {t['easy_negatives']}); first cause right {t['first_cause']}; "
+                  f"(hard {t['hard_negatives']}, easy {t['easy_negatives']}); first cause right {t['first_cause']} "
+                  f"(or its twin on the other page {t['first_cause_or_twin']}); "
                   f"further reading found {t['further_reading']}; both failures named {t['two_failure']}; "
                   f"mean accept size {e['mean_accept']:.2f}")
             if engine_name == "relref" and label == "all" and detail:
