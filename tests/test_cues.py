@@ -242,14 +242,11 @@ def test_rl_rollouts_do_not_act_without_a_matching_line(engine):
 
 
 def test_a_container_puts_the_wrong_interface_first_when_no_line_names_a_cause(engine):
-    """NCCL's own trace of a failed socket names no cause; in a container, an interface that
-    cannot reach the other nodes (a bridge) is the network page's story to check first."""
-    paste = ("node1:2332:2691 [4] NCCL INFO NET/Socket : Using [0]eth0:10.0.0.3<0> [1]docker0:172.17.0.1<0>\n"
-             "node1:2330:2658 [2] NCCL INFO misc/socket.cc:567 -> 2\nnode1:2330:2658 [2] NCCL INFO bootstrap.cc:270 -> 2\n"
-             "RuntimeError: NCCL error: unhandled system error, NCCL version 2.18.1\n")
-    assert first_cause(engine, paste, "network-partition", "two nodes")["id"] != "wrong-interface-or-blocked-port"
-    got = first_cause(engine, paste, "network-partition", "two nodes, each job in a docker container")
-    assert got["id"] == "wrong-interface-or-blocked-port"
+    """The watchdog's timeout line names none of the network page's causes; in a container, an
+    interface that cannot reach the other nodes (a bridge) is that page's story to check first."""
+    assert first_cause(engine, WATCHDOG, "network-partition", "two nodes")["id"] != "wrong-interface-or-blocked-port"
+    got = first_cause(engine, WATCHDOG, "network-partition", "two nodes, each job in a docker container")
+    assert got["id"] == "wrong-interface-or-blocked-port" and got["basis"] == "context"
 
 
 @pytest.mark.parametrize("context", [

@@ -138,7 +138,6 @@ MEETS = [
     ("job-preemption-spot-termination", "slurmctld-preempted-reclaim", "slurm_job_preempt: preempted JobId=4242 had to be killed"),
     ("spot-instance-preemption", "k8s-pod-terminated-node-shutdown", "Message:        Node is shutting, evicting pods"),
     # The flight recorder analyser's report of a collective whose entries disagree (v2.6.0 tools/flight_recorder)
-    ("silent-hang", "fr-trace-collective-errors", "Collective 39 at entry 38 errors"),
     ("silent-hang", "fr-trace-collective-errors", "Input/output mismatch in the collective sequence number: 12"),
     ("training-stuck-no-progress", "fr-trace-collective-errors", "Collective sequence number: 7 has errors"),
     ("silent-hang", "fr-trace-culprit-mismatch", "error msg: Culprit rank 5; Error type: COLLECTIVE_TYPE_MISMATCH, Expected collective type: 'nccl:all_reduce' does not match found collective type: 'nccl:all_gather'"),

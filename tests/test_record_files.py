@@ -105,3 +105,20 @@ def test_an_audit_that_is_not_yaml_is_named_file_line_not_a_traceback(tmp_path, 
         load_audit("x", tmp_path)
     assert str(caught.value) == "x.yaml:4: (yaml): YAML syntax: mapping values are not allowed in this context"
     assert load_audit("missing", tmp_path) is None
+
+
+def test_every_unreadable_audit_is_reported_at_once_before_anything_is_written(tmp_path, monkeypatch):
+    """The records stage reads all audits (lint and build alike) and names each bad one."""
+    import pytest
+    from relref.records.load import Record, load_audits
+    from relref.records.problems import RecordErrors
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.yaml").write_text("id: x\nnote: colon: here\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    records = [Record(tmp_path / f"{n}.yaml", {"id": n}, {}) for n in ("a", "b", "c")]
+    with pytest.raises(RecordErrors) as caught:
+        load_audits(records, tmp_path)
+    assert [p.file for p in caught.value.problems] == ["a.yaml", "b.yaml"]
+    (tmp_path / "a.yaml").write_text("id: a\n", encoding="utf-8")
+    (tmp_path / "b.yaml").unlink()
+    assert load_audits(records, tmp_path) == {"a": {"id": "a"}, "b": None, "c": None}

@@ -8,7 +8,7 @@ from jinja2 import Environment, FileSystemLoader
 from .. import paths
 from . import views
 from .markdown import FILTERS
-from ..records.load import Record, load_audit
+from ..records.load import Record
 from .schema_doc import schema_sections, value_lists
 
 
@@ -23,9 +23,10 @@ def environment() -> Environment:
     return env
 
 
-def write_docs(records: list[Record], schema: dict, docs: Path, public_root: str | None) -> None:
-    """Write every page of the site into `docs` (an empty folder). `public_root`: SITE_URL when the
-    build was given one, else None (paths.py has the rule for links)."""
+def write_docs(records: list[Record], audits: dict, schema: dict, docs: Path, public_root: str | None) -> None:
+    """Write every page of the site into `docs` (an empty folder). `audits`: each record's audit
+    (records.load.load_audits), for the dates its sources were checked. `public_root`: SITE_URL
+    when the build was given one, else None (paths.py has the rule for links)."""
     env = environment()
     shutil.copytree(paths.DOCS_STATIC, docs, dirs_exist_ok=True)
     by_id = {r.id: r for r in records}
@@ -36,7 +37,7 @@ def write_docs(records: list[Record], schema: dict, docs: Path, public_root: str
     for record in records:
         page = env.get_template("reference.md.j2").render(
             r=views.reference_view(record, by_id, category_titles, public_root,
-                                   checked=views.audit_dates(load_audit(record.id))))
+                                   checked=views.audit_dates(audits[record.id])))
         _write(docs / "references" / f"{record.id}.md", page)
         for alias in record.data.get("aliases", []):
             _write(docs / "references" / alias / "index.html", env.get_template("redirect.html.j2").render(

@@ -360,3 +360,17 @@ def load_audit(ref_id: str, audit_dir: Path | None = None) -> dict | None:
     except UnicodeDecodeError as exc:
         raise RecordErrors([Problem(_display(file), 1, "(file)", f"not UTF-8 text ({exc.reason})")]) from None
     return data
+
+
+def load_audits(records: list[Record], audit_dir: Path | None = None) -> dict:
+    """Each record's audit (None where it has none), read before anything is written; every audit
+    the build cannot read is reported at once, as FILE:LINE."""
+    audits, problems = {}, []
+    for record in records:
+        try:
+            audits[record.id] = load_audit(record.id, audit_dir)
+        except RecordErrors as errors:
+            problems += errors.problems
+    if problems:
+        raise RecordErrors(problems)
+    return audits

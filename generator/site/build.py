@@ -21,7 +21,7 @@ from .locking import exclusive
 from ..pages.catalog_outputs import write_catalog_outputs
 from ..paths import DEFAULT_SITE_URL, public_site_url, site_url
 from ..pages.write import write_docs
-from ..records.load import load_records, load_schema
+from ..records.load import load_audits, load_records, load_schema
 
 ENGINES = {engine.NAME: engine for engine in (mkdocs, zensical)}
 
@@ -29,8 +29,9 @@ ENGINES = {engine.NAME: engine for engine in (mkdocs, zensical)}
 def generate(records_dir: Path, out: Path, lock: Path | None = None) -> Path:
     """Validate the records and write the docs folder and the site config into `out`."""
     records = load_records(records_dir)
+    audits = load_audits(records)
     docs = out / "docs"
-    write_docs(records, load_schema(), docs, public_site_url())
+    write_docs(records, audits, load_schema(), docs, public_site_url())
     for step in _output_steps(lock):
         step(records, docs)
     return write_config(out, site_url(), public_site_url())
