@@ -35,6 +35,13 @@ def test_terminal_escapes_in_matched_lines_print_visibly(index):
     assert "\\x1b]0;owned\\x07\\x1b[2J\\x1b]52;c;" in out and "\\x9b31m" in out and "hidden \\u202eevil" in out
 
 
+def test_bytes_that_are_not_text_get_an_answer_not_a_hang(index):
+    """A CR and then megabytes of UTF-8 continuation bytes (a binary file given by mistake): the
+    chunker once looped on it for ever. Now the command answers (no error in it: exit 1)."""
+    done = match("--index", index, "-", stdin=b"\r" + b"\x80" * (1 << 21) + b"\n")
+    assert done.returncode == 1, done.stderr
+
+
 def test_json_output_carries_them_as_json_escapes(index):
     done = match("--index", index, "--json", stdin=HOSTILE)
     out = done.stdout.decode("utf-8")

@@ -84,3 +84,27 @@ def test_the_line_mode_is_taken_and_left(engine):
     last_by_chunk, last_lines, _ = taken[-1]
     assert index in last_by_chunk and index not in dict(last_lines)
     assert scanner.finish().counts[index] == 210
+
+
+@pytest.mark.parametrize("piece", [1, 977, 1 << 16])
+def test_one_big_piece_is_chunked_as_the_same_text_streamed_in_pieces(piece):
+    """The chunks of a whole text in one piece (the library's `match(text)`) are those of the same
+    bytes arriving in pieces (the command's reads): line ends, CRLF, a line longer than a chunk
+    and a multi-byte character at the cut all land the same."""
+    line = "é" * 3000 + "\r\n" + "step 1 loss 2\n" + "x" * 9000 + "\n"
+    data = (line * 40).encode("utf-8")
+    whole = list(scan.chunks(data, size=4096))
+    streamed = list(scan.chunks((data[i:i + piece] for i in range(0, len(data), piece)), size=4096))
+    assert whole == streamed
+    assert b"\n".join(c for c, _ in whole).count(b"step 1 loss 2") == 40
+    assert all(c.decode("utf-8") for c, _ in whole), "no cut inside a UTF-8 sequence"
+
+
+def test_bytes_that_are_not_utf8_after_a_cr_are_chunked_not_looped_on():
+    """A CR followed by more than a chunk of UTF-8 continuation bytes: the cut once stepped back
+    over all of them and the CR to nothing, and yielded an empty chunk forever (`relref match`
+    on such a file hung). Every byte arrives once, in chunks of at most the size."""
+    data = b"\r" + b"\x80" * (3 * 4096) + b"\nNVRM: Xid 79\n"
+    out = list(scan.chunks(data, size=4096))
+    assert all(0 < len(c) <= 4096 for c, _ in out)
+    assert sum(len(c) for c, _ in out) == len(data) - 1  # all but the last LF

@@ -491,24 +491,31 @@ class Scanner:
 
 def chunks(source, size: int = CHUNK):
     """Normalised chunks of a text (str or bytes, or an iterable of either) that end on line ends:
-    (bytes without the final LF, cut) where `cut` marks a chunk ending inside a line longer than `size`."""
+    (bytes without the final LF, cut) where `cut` marks a chunk ending inside a line longer than `size`.
+    A piece is walked with an offset, not sliced chunk by chunk: slicing the rest of a 100 MB piece
+    after each chunk made one big piece quadratic."""
     pieces = [source] if isinstance(source, (str, bytes)) else source
     carry = b""
     for piece in pieces:
-        carry += piece.encode("utf-8") if isinstance(piece, str) else piece
-        while len(carry) > size:  # at exactly `size` the next piece may continue the line (or a UTF-8 sequence)
-            cut = carry.rfind(b"\n", 0, size)
+        data = carry + (piece.encode("utf-8") if isinstance(piece, str) else piece)
+        start = 0
+        while len(data) - start > size:  # at exactly `size` the next piece may continue the line (or a UTF-8 sequence)
+            cut = data.rfind(b"\n", start, start + size)
             if cut != -1:
-                yield text.normalise_bytes(carry[:cut - 1] if carry[cut - 1:cut] == b"\r" else carry[:cut]), False
-                carry = carry[cut + 1:]
+                end = cut - 1 if cut > start and data[cut - 1] == 0x0D else cut
+                yield text.normalise_bytes(data[start:end]), False
+                start = cut + 1
                 continue
-            cut = size
-            while cut > 1 and (carry[cut] & 0xC0) == 0x80:  # not inside a UTF-8 sequence
+            cut = start + size
+            while cut > start + 1 and (data[cut] & 0xC0) == 0x80:  # not inside a UTF-8 sequence
                 cut -= 1
-            if carry[cut - 1:cut] == b"\r":                 # nor between the CR and LF of one line end
+            if data[cut - 1] == 0x0D and cut - 1 > start:        # nor between the CR and LF of one line end
                 cut -= 1
-            yield text.normalise_bytes(carry[:cut]), True
-            carry = carry[cut:]
+            if cut - start < size // 2:  # bytes that are not UTF-8: cut where the size says, never at nothing
+                cut = start + size
+            yield text.normalise_bytes(data[start:cut]), True
+            start = cut
+        carry = data[start:]
     if carry.endswith(b"\n"):
         carry = carry[:-1]
         if carry.endswith(b"\r"):
