@@ -13,6 +13,7 @@ from relref import paths
 from relref.pages import views
 from relref.pages.catalog_api import reference_entry
 from relref.pages.write import environment
+from relref.records.headings import HEADING_MAX, HEADING_SLACK, cause_heading
 from relref.records.load import load_audit
 from relref.records.load import load_records, load_schema
 
@@ -119,7 +120,19 @@ def test_an_answer_names_each_cause_by_the_heading_its_page_shows():
         for cause in view["causes"]:
             title = index[ref_id]["cause_titles"][cause["id"]]
             assert title == cause["heading"], (ref_id, cause["id"])
-            assert len(title) <= 110 and (title.endswith("…") or title[-1:].isalnum() or title[-1] in ")\"'`"), title
+            assert len(title) <= HEADING_MAX + HEADING_SLACK, title
+            assert title.endswith("…") or title[-1:].isalnum() or title[-1] in ")\"'`", title
+            assert not title.endswith((",…", ";…", ":…")), title
+
+
+def test_a_sentence_a_little_over_the_limit_is_the_heading_whole():
+    """Cut at HEADING_MAX, a 111-character sentence left "…flaps." to open the text below it."""
+    sentence = "An InfiniBand or RoCE port on one node (or the switch port, cable or transceiver behind it) goes down or flaps."
+    heading, body = cause_heading({"description": sentence + " RDMA traffic stops."})
+    assert heading == sentence[:-1] and body == "RDMA traffic stops."
+    longer = "word " * 40 + "end."
+    heading, body = cause_heading({"description": longer})
+    assert heading.endswith("…") and len(heading) <= HEADING_MAX and body.startswith("…")
 
 
 def _signature_block(page, sig_id):

@@ -3,6 +3,9 @@ and the text under it) and the match index (the cause named in an answer)."""
 import re
 
 HEADING_MAX = 110
+# A first sentence this little longer is the heading whole: cut at HEADING_MAX, it left a word or two
+# ("…flaps.") to open the text below.
+HEADING_SLACK = 30
 CLAUSE_WORD = re.compile(r"(?:so|but|which|while|leaving|typically|for example|since|because|where|whose|"
                          r"then|often|making|until|unless|and)\b")
 WEAK_ENDS = (" and", " or", " but", " so")
@@ -30,12 +33,14 @@ def cause_heading(cause: dict) -> tuple[str, str]:
     first, rest = split_first_sentence(description)
     if len(first) <= HEADING_MAX:
         return first.rstrip("."), rest
-    after = (" " + rest) if rest else ""
     cut = _clause_end(first)
+    if cut is None and len(first) <= HEADING_MAX + HEADING_SLACK:
+        return first.rstrip("."), rest
+    after = (" " + rest) if rest else ""
     if cut:
         return first[:cut], _continue(first[cut:] + after)
     cut = first[:HEADING_MAX - 1].rindex(" ")
-    return first[:cut] + "…", "…" + first[cut + 1:] + after
+    return first[:cut].rstrip(",;:") + "…", "…" + first[cut + 1:] + after
 
 
 def _clause_end(sentence: str) -> int | None:
