@@ -108,3 +108,32 @@ def test_bytes_that_are_not_utf8_after_a_cr_are_chunked_not_looped_on():
     out = list(scan.chunks(data, size=4096))
     assert all(0 < len(c) <= 4096 for c, _ in out)
     assert sum(len(c) for c, _ in out) == len(data) - 1  # all but the last LF
+
+
+def test_lines_without_an_error_word_or_a_step_literal_are_not_read_one_by_one(engine, monkeypatch):
+    """The informative and step-time samples come from the lines a search of the whole chunk finds;
+    reading each of a million empty lines, as before, took seconds."""
+    read = []
+    real = scan.Scanner._step_parts
+    monkeypatch.setattr(scan.Scanner, "_step_parts", lambda self, *a, **k: read.append(a) or real(self, *a, **k))
+    chunk = b"\n" * 300000 + b"NCCL error: unhandled system error\n" + b"\r" * 300000 + b"step 7 took 2.5 s\n" + b"\n" * 1000
+    s = scan.Scanner(engine.signatures, engine.compiled)
+    searched = []
+    rule = s.compiled.informative
+    monkeypatch.setattr(s.compiled, "informative", type("Counted", (), {
+        "search": staticmethod(lambda line: searched.append(line) or rule.search(line))})())
+    head = s._informative(chunk, 1, scan.INFORMATIVE_KEPT)
+    tail = s._informative(chunk, 1, scan.INFORMATIVE_KEPT, from_end=True)
+    assert head == tail == [(300001, "NCCL error: unhandled system error")]
+    assert len(searched) == 2, "only the line holding the words was read, once each way"
+    assert s._steps(chunk, 1) == s._steps(chunk, 1, from_end=True) == [((300002, 300000), "step 7 took 2.5 s")]  # CRs end no line for numbering
+    assert len(read) == 2
+
+
+def test_unicode_spaces_line_ends_and_quotes_normalise_alike_as_bytes_and_as_text():
+    from relref.match import text
+    rng = random.Random(7)
+    alphabet = list(text.SPACES + text.SOFT_ENDS) + [c for forms in text.QUOTES.values() for c in forms] + list("ab \n\r'\"é😀")
+    for _ in range(200):
+        sample = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 400)))
+        assert text.normalise_bytes(sample.encode("utf-8")) == text.normalise_text(sample).encode("utf-8"), repr(sample)

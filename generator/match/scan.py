@@ -95,6 +95,7 @@ class _Compiled:
         if owners:
             self.set = LiteralSet(list(owners), prefilter)
         self.informative = compile_rule(INFORMATIVE, ignore_case=True)
+        self.informative_search = ChunkSearch(INFORMATIVE, ignore_case=True)
 
     def rules(self, index: int):
         """A signature's search (through a chunk, a line or a window of one) and its `unless` rule.
@@ -171,30 +172,26 @@ class Scanner:
         r.chars += len(chunk)
         if cut and first not in r.split_lines and len(r.split_lines) < HITS_KEPT:
             r.split_lines.append(first)
-        lines_text = None
-        if (r.lines <= SHORT_PASTE and self._short_chars < SHORT_CHARS) or self._last_chunk is None:
-            lines_text = chunk.decode("utf-8", "replace")
         if r.lines <= SHORT_PASTE and self._short_chars < SHORT_CHARS:
-            for numbered in enumerate(lines_text.split("\n"), first):
+            for numbered in enumerate(chunk.decode("utf-8", "replace").split("\n"), first):
                 self._short_lines.append(numbered)
                 self._short_chars += len(numbered[1]) + 1
                 if self._short_chars >= SHORT_CHARS:
                     break
         self._note_stamps(sorted(stamps + self._stamp_tail(chunk, first + newlines)))
         if self._last_chunk is None:
-            self._first_informative = self._informative(lines_text, first, INFORMATIVE_KEPT)
-            self._first_steps = self._steps(lines_text, first)
+            self._first_informative = self._informative(chunk, first, INFORMATIVE_KEPT)
+            self._first_steps = self._steps(chunk, first)
         self._last_chunk = (chunk, first)
 
     def finish(self) -> ScanResult:
         result = self.result
         if self._last_chunk is not None:
             chunk, first = self._last_chunk
-            last_text = chunk.decode("utf-8", "replace")
             if result.lines > SHORT_PASTE:
-                tail = self._informative(last_text, first, INFORMATIVE_KEPT, from_end=True)
+                tail = self._informative(chunk, first, INFORMATIVE_KEPT, from_end=True)
                 result.informative = sorted({n: t for n, t in self._first_informative + tail}.items())
-            steps = dict(self._first_steps + self._steps(last_text, first, from_end=True))
+            steps = dict(self._first_steps + self._steps(chunk, first, from_end=True))
             result.steps = [(no, text) for (no, _), text in sorted(steps.items())]
         if result.lines <= SHORT_PASTE:
             result.informative = self._short_lines
@@ -455,28 +452,45 @@ class Scanner:
             end = start - 1
         return stamps[::-1]
 
-    def _steps(self, chunk_text: str, first: int, from_end: bool = False) -> list:
+    def _steps(self, chunk: bytes, first: int, from_end: bool = False) -> list:
         """The first (or last) STEPS_KEPT step-time lines of a chunk, as ((line number, part), text):
         a line redrawn after carriage returns (a progress bar) holds one part per update."""
-        literals, kept = self.compiled.step_literals, []
+        literals, kept = [lit.encode("utf-8") for lit in self.compiled.step_literals], []
         if not literals:
             return kept
-        numbered = list(enumerate(chunk_text.split("\n"), first))
-        for no, whole in (reversed(numbered) if from_end else numbered):
-            parts = list(enumerate(whole.split("\r")))
-            for part, line in (reversed(parts) if from_end else parts):
-                if any(lit in line for lit in literals):
-                    kept.append(((no, part), line[:text.MAX_LINE]))
-                    if len(kept) >= STEPS_KEPT:
-                        return kept
-        return kept
-
-    def _informative(self, chunk_text: str, first: int, limit: int, from_end: bool = False) -> list:
-        """Lines with error words, from the start (or the end) of a chunk: the sample full-text
-        relevance reads from a long log. Soft line ends split a line for matching only."""
-        numbered = list(enumerate(chunk_text.split("\n"), first))
         if from_end:
-            numbered.reverse()
+            def next_at(hi):  # the last literal ending before hi
+                return max(chunk.rfind(lit, 0, hi) for lit in literals)
+            hi = len(chunk)
+            while len(kept) < STEPS_KEPT and (at := next_at(hi)) >= 0:
+                start, end = _line_around(chunk, at)
+                kept += self._step_parts(chunk, first, start, end, reverse=True)
+                hi = start - 1
+                if hi <= 0:
+                    break
+            return kept[:STEPS_KEPT]
+        pos = 0
+        while len(kept) < STEPS_KEPT:
+            found = [at for at in (chunk.find(lit, pos) for lit in literals) if at >= 0]
+            if not found:
+                break
+            start, end = _line_around(chunk, min(found))
+            kept += self._step_parts(chunk, first, start, end, reverse=False)
+            pos = end + 1
+        return kept[:STEPS_KEPT]
+
+    def _step_parts(self, chunk: bytes, first: int, start: int, end: int, reverse: bool) -> list:
+        no = first + chunk.count(b"\n", 0, start)
+        parts = list(enumerate(chunk[start:end].decode("utf-8", "replace").split("\r")))
+        return [((no, part), line[:text.MAX_LINE]) for part, line in (reversed(parts) if reverse else parts)
+                if any(lit in line for lit in self.compiled.step_literals)]
+
+    def _informative(self, chunk: bytes, first: int, limit: int, from_end: bool = False) -> list:
+        """Lines with error words, from the start (or the end) of a chunk: the sample full-text
+        relevance reads from a long log. Soft line ends split a line for matching only. Only the
+        lines a search of the whole chunk finds an error word in are read one by one: reading every
+        line of a chunk of a million empty lines took seconds."""
+        numbered = self._lines_with_words_from_end(chunk, first) if from_end else self._lines_with_words(chunk, first)
         kept, seen = [], set()
         for no, whole in numbered:
             for line in whole.split("\r"):
@@ -487,6 +501,30 @@ class Scanner:
             if len(kept) >= limit:
                 break
         return kept[:limit]
+
+    def _lines_with_words(self, data: bytes, first: int):
+        """(line number, text) of each line a search of the whole of `data` finds an error word in."""
+        pos, line_no, cursor, search = 0, first, 0, self.compiled.informative_search
+        while (at := search.find(data, pos)) >= 0:
+            start, end = _line_around(data, at)
+            line_no += data.count(b"\n", cursor, start)
+            cursor, pos = start, end + 1
+            yield line_no, data[start:end].decode("utf-8", "replace")
+
+    def _lines_with_words_from_end(self, chunk: bytes, first: int):
+        """The same, last line first, searched a window at a time from the end (each twice the one
+        before): the reading stops once enough are kept, in a dense log after a few kilobytes."""
+        hi, window = len(chunk), 1 << 12
+        while hi >= 0:
+            lo = chunk.rfind(b"\n", 0, hi - window) + 1 if hi > window else 0
+            yield from reversed(list(self._lines_with_words(chunk[lo:hi], first + chunk.count(b"\n", 0, lo))))
+            hi, window = lo - 1, window * 2
+
+
+def _line_around(data: bytes, at: int) -> tuple:
+    """The LF-delimited line holding offset `at`: (start, end)."""
+    end = data.find(b"\n", at)
+    return data.rfind(b"\n", 0, at) + 1, len(data) if end == -1 else end
 
 
 def chunks(source, size: int = CHUNK):
