@@ -137,3 +137,12 @@ def test_unicode_spaces_line_ends_and_quotes_normalise_alike_as_bytes_and_as_tex
     for _ in range(200):
         sample = "".join(rng.choice(alphabet) for _ in range(rng.randrange(1, 400)))
         assert text.normalise_bytes(sample.encode("utf-8")) == text.normalise_text(sample).encode("utf-8"), repr(sample)
+
+
+def test_the_error_words_are_plain_words_so_their_shortest_length_is_read_right():
+    """The browser's scan passes over lines shorter than INFORMATIVE_LEAST, read off the pattern as
+    words: each alternative must stay letters and spaces (and a closing \\b)."""
+    import re
+    words = scan.INFORMATIVE.split("|")
+    assert all(re.fullmatch(r"[a-z ]+(?:\\b)?", word) for word in words), words
+    assert scan.INFORMATIVE_LEAST == min(len(w.removesuffix("\\b")) for w in words) == 3

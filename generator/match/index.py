@@ -218,7 +218,7 @@ def _rules(known: set | None = None) -> dict:
         "scan": {"chunk": scan.CHUNK, "hits_kept": scan.HITS_KEPT, "informative_kept": scan.INFORMATIVE_KEPT, "steps_kept": scan.STEPS_KEPT,
                  "stamps_wanted": scan.STAMPS_WANTED, "stamped_hits": scan.STAMPED_HITS,
                  "tail_stamps": scan.TAIL_STAMPS, "signature_defaults": scan.SIGNATURE_DEFAULTS, "short_paste": scan.SHORT_PASTE, "short_chars": scan.SHORT_CHARS,
-                 "informative": scan.INFORMATIVE},
+                 "informative": scan.INFORMATIVE, "informative_least": scan.INFORMATIVE_LEAST},
         "rank": {"weights": engine.WEIGHTS, "kind_factor": engine.KIND_FACTOR, "text_floor": engine.TEXT_FLOOR,
                  "min_terms": engine.MIN_TERMS, "relevance_chars": engine.RELEVANCE_CHARS,
                  "strong_margin": engine.STRONG_MARGIN, "max_terms": engine.MAX_TERMS,

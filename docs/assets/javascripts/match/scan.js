@@ -169,28 +169,34 @@
   Scanner.prototype.stepLines = function (chunk, first, fromEnd) {
     var literals = this.e.stepLiterals, kept = [], limit = this.cfg.steps_kept, maxLine = this.text.maxLine;
     if (!literals.length) return kept;
+    var least = Math.min.apply(null, literals.map(function (lit) { return lit.length; }));
     var lines = chunk.split("\n");
     for (var k = 0; k < lines.length; k++) {
-      var i = fromEnd ? lines.length - 1 - k : k, parts = lines[i].split("\r");
+      var i = fromEnd ? lines.length - 1 - k : k;
+      if (lines[i].length < least) continue;  // too short to hold a literal (a million empty lines)
+      var parts = lines[i].split("\r");
       for (var q = 0; q < parts.length; q++) {
         var part = fromEnd ? parts.length - 1 - q : q, line = parts[part];
-        if (!literals.some(function (lit) { return line.indexOf(lit) !== -1; })) continue;
+        if (line.length < least || !literals.some(function (lit) { return line.indexOf(lit) !== -1; })) continue;
         kept.push([[first + i, part], M.sliceCp(line, 0, maxLine)]);
         if (kept.length >= limit) return kept;
       }
     }
     return kept;
   };
+  // Lines too short to hold an error word are passed over without a regex test: a chunk of a
+  // million empty lines took seconds (scan.py searches the whole chunk instead; same lines kept).
   Scanner.prototype.informativeLines = function (chunk, first, fromEnd) {
     var lines = chunk.split("\n"), limit = this.cfg.informative_kept, maxLine = this.text.maxLine;
-    var order = lines.map(function (l, i) { return [first + i, l]; });
-    if (fromEnd) order.reverse();
-    var kept = [], seen = new Set();
-    for (var i = 0; i < order.length && kept.length < limit; i++) {
-      var parts = order[i][1].split("\r");
+    var least = this.cfg.informative_least, kept = [], seen = new Set();
+    for (var k = 0; k < lines.length && kept.length < limit; k++) {
+      var i = fromEnd ? lines.length - 1 - k : k;
+      if (lines[i].length < least) continue;
+      var parts = lines[i].split("\r");
       for (var p = 0; p < parts.length; p++) {
+        if (parts[p].length < least) continue;
         var line = M.sliceCp(parts[p], 0, maxLine);
-        if (!seen.has(line) && this.e.informative.test(line)) { seen.add(line); kept.push([order[i][0], line]); }
+        if (!seen.has(line) && this.e.informative.test(line)) { seen.add(line); kept.push([first + i, line]); }
       }
     }
     return kept.slice(0, limit);
