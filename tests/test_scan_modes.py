@@ -146,3 +146,37 @@ def test_the_error_words_are_plain_words_so_their_shortest_length_is_read_right(
     words = scan.INFORMATIVE.split("|")
     assert all(re.fullmatch(r"[a-z ]+(?:\\b)?", word) for word in words), words
     assert scan.INFORMATIVE_LEAST == min(len(w.removesuffix("\\b")) for w in words) == 3
+
+
+def _every_line(chunk: str, first: int, keep, limit: int, from_end: bool, dedup: bool) -> list:
+    """The samples as reading every line gives them (the scan's way before it searched chunks)."""
+    numbered = list(enumerate(chunk.split("\n"), first))
+    kept, seen = [], set()
+    for no, whole in (reversed(numbered) if from_end else numbered):
+        parts = list(enumerate(whole.split("\r")))
+        for part, line in (reversed(parts) if from_end and not dedup else parts):
+            line = line[:4096]
+            if keep(line) and not (dedup and line in seen):
+                seen.add(line)
+                kept.append((no, line) if dedup else ((no, part), line))
+                if not dedup and len(kept) >= limit:
+                    return kept
+        if len(kept) >= limit:
+            break
+    return kept[:limit]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_samples_are_those_reading_every_line_gives(engine, seed):
+    rng = random.Random(seed)
+    units = ["", "step 3 took 2.5 s", "12.3 it/s", "NCCL error: timeout", "x" * 5000 + " fatal", "ok", "a\rerror b",
+             "elapsed time per iteration (ms): 812.3", "\r", "warn  " * 3, "é😀 oom"]
+    s = scan.Scanner(engine.signatures, engine.compiled)
+    for _ in range(40):
+        chunk = "\n".join(rng.choice(units) for _ in range(rng.randrange(0, 400)))
+        data = chunk.encode("utf-8")
+        for from_end in (False, True):
+            assert s._informative(data, 5, 20, from_end) == _every_line(
+                chunk, 5, lambda line: s.compiled.informative.search(line) is not None, 20, from_end, True)
+            assert s._steps(data, 5, from_end) == _every_line(
+                chunk, 5, lambda line: any(lit in line for lit in s.compiled.step_literals), scan.STEPS_KEPT, from_end, False)

@@ -457,29 +457,27 @@ class Scanner:
 
     def _steps(self, chunk: bytes, first: int, from_end: bool = False) -> list:
         """The first (or last) STEPS_KEPT step-time lines of a chunk, as ((line number, part), text):
-        a line redrawn after carriage returns (a progress bar) holds one part per update."""
+        a line redrawn after carriage returns (a progress bar) holds one part per update. Each
+        literal's next place is kept and searched again only once passed: a literal absent from
+        the chunk is searched for once."""
         literals, kept = [lit.encode("utf-8") for lit in self.compiled.step_literals], []
         if not literals:
             return kept
         if from_end:
-            def next_at(hi):  # the last literal ending before hi
-                return max(chunk.rfind(lit, 0, hi) for lit in literals)
-            hi = len(chunk)
-            while len(kept) < STEPS_KEPT and (at := next_at(hi)) >= 0:
+            places = {lit: chunk.rfind(lit) for lit in literals}  # the last of each
+            while len(kept) < STEPS_KEPT and (at := max(places.values())) >= 0:
                 start, end = _line_around(chunk, at)
                 kept += self._step_parts(chunk, first, start, end, reverse=True)
-                hi = start - 1
-                if hi <= 0:
+                if start == 0:
                     break
+                hi = start - 1  # the LF before the line: earlier lines end before it
+                places = {lit: chunk.rfind(lit, 0, hi) if at >= start else at for lit, at in places.items()}
             return kept[:STEPS_KEPT]
-        pos = 0
-        while len(kept) < STEPS_KEPT:
-            found = [at for at in (chunk.find(lit, pos) for lit in literals) if at >= 0]
-            if not found:
-                break
+        places = {lit: chunk.find(lit) for lit in literals}  # the first of each
+        while len(kept) < STEPS_KEPT and (found := [at for at in places.values() if at >= 0]):
             start, end = _line_around(chunk, min(found))
             kept += self._step_parts(chunk, first, start, end, reverse=False)
-            pos = end + 1
+            places = {lit: chunk.find(lit, end + 1) if 0 <= at <= end else at for lit, at in places.items()}
         return kept[:STEPS_KEPT]
 
     def _step_parts(self, chunk: bytes, first: int, start: int, end: int, reverse: bool) -> list:
