@@ -481,6 +481,7 @@ class Scanner:
         return kept[:STEPS_KEPT]
 
     def _step_parts(self, chunk: bytes, first: int, start: int, end: int, reverse: bool) -> list:
+        """The parts (between soft line ends) of one line that hold a step literal."""
         no = first + chunk.count(b"\n", 0, start)
         parts = list(enumerate(chunk[start:end].decode("utf-8", "replace").split("\r")))
         return [((no, part), line[:text.MAX_LINE]) for part, line in (reversed(parts) if reverse else parts)
