@@ -150,6 +150,19 @@ def test_a_line_of_any_size_or_content_cannot_hold_it_up(index, live):
     assert run.proc.wait(timeout=WAIT) == 0
 
 
+def test_a_cr_and_then_a_chunk_of_bytes_that_are_not_utf8_cannot_hold_it_up(index, live):
+    """The chunk cut once moved back over continuation bytes and the CR to nothing, and the follower
+    fed empty chunks for ever (as `relref match` did): the answer after them must still come."""
+    run = live("--index", index, "--follow", "--json", "-")
+    # Written from a thread: a follower stuck in a loop stops reading, and the write would block
+    # the test instead of failing it.
+    threading.Thread(target=run.write, args=(b"\r" + b"\x80" * (2 << 20) + b"\n" + XID,), daemon=True).start()
+    event = json.loads(run.next_line())
+    assert event["event"] == "answer" and event["result"]["confident"]
+    run.proc.stdin.close()
+    assert run.proc.wait(timeout=WAIT) == 0
+
+
 def test_the_summary_is_the_answer_of_relref_match_on_the_same_bytes(index, tmp_path):
     # Over three chunks of log: lines cut at chunk ends, a line longer than a chunk, CRLF, hits
     # early and late, and a tail that is not a whole chunk.

@@ -14,7 +14,7 @@ import signal
 import time
 
 from . import text
-from .scan import CHUNK, Scanner, chunks
+from .scan import CHUNK, Scanner, chunk_end, chunks
 
 READ_SIZE = 1 << 16
 INTERVAL = 0.5    # seconds at least between two answers while input keeps coming
@@ -37,16 +37,7 @@ class Follower:
         # The cut rules of scan.chunks for every whole chunk. Strictly more than a chunk: the byte
         # after a cut must be there to tell whether the cut falls inside a UTF-8 sequence.
         while len(self.carry) > CHUNK:
-            cut = self.carry.rfind(b"\n", 0, CHUNK)
-            if cut != -1:
-                end, rest, split = (cut - 1 if self.carry[cut - 1:cut] == b"\r" else cut), cut + 1, False
-            else:
-                cut = CHUNK
-                while cut > 1 and (self.carry[cut] & 0xC0) == 0x80:
-                    cut -= 1
-                if self.carry[cut - 1:cut] == b"\r":
-                    cut -= 1
-                end, rest, split = cut, cut, True
+            end, rest, split = chunk_end(self.carry, 0, CHUNK)
             self.scanner.feed(text.normalise_bytes(self.carry[:end]), split)
             self.carry = self.carry[rest:]
 

@@ -540,21 +540,9 @@ def chunks(source, size: int = CHUNK):
         data = carry + (piece.encode("utf-8") if isinstance(piece, str) else piece)
         start = 0
         while len(data) - start > size:  # at exactly `size` the next piece may continue the line (or a UTF-8 sequence)
-            cut = data.rfind(b"\n", start, start + size)
-            if cut != -1:
-                end = cut - 1 if cut > start and data[cut - 1] == 0x0D else cut
-                yield text.normalise_bytes(data[start:end]), False
-                start = cut + 1
-                continue
-            cut = start + size
-            while cut > start + 1 and (data[cut] & 0xC0) == 0x80:  # not inside a UTF-8 sequence
-                cut -= 1
-            if data[cut - 1] == 0x0D and cut - 1 > start:        # nor between the CR and LF of one line end
-                cut -= 1
-            if cut - start < size // 2:  # bytes that are not UTF-8: cut where the size says, never at nothing
-                cut = start + size
-            yield text.normalise_bytes(data[start:cut]), True
-            start = cut
+            end, start_next, cut = chunk_end(data, start, size)
+            yield text.normalise_bytes(data[start:end]), cut
+            start = start_next
         carry = data[start:]
     if carry.endswith(b"\n"):
         carry = carry[:-1]
@@ -562,3 +550,22 @@ def chunks(source, size: int = CHUNK):
             carry = carry[:-1]
     if carry:
         yield text.normalise_bytes(carry), False
+
+
+def chunk_end(data: bytes, start: int, size: int) -> tuple:
+    """Where the chunk of `data` from `start` ends, when more than `size` bytes follow: (its end,
+    where the next starts, whether it ends inside a line). At the last LF within `size` bytes (and
+    before the CR of a CRLF); in a line longer than `size`, at `size`, moved back out of a UTF-8
+    sequence and a CRLF, but never to nothing: bytes that are not UTF-8 (a CR, then a chunk of
+    continuation bytes) once moved the cut back to the start, and the scan looped for ever."""
+    lf = data.rfind(b"\n", start, start + size)
+    if lf != -1:
+        return (lf - 1 if lf > start and data[lf - 1] == 0x0D else lf), lf + 1, False
+    cut = start + size
+    while cut > start + 1 and (data[cut] & 0xC0) == 0x80:  # not inside a UTF-8 sequence
+        cut -= 1
+    if data[cut - 1] == 0x0D and cut - 1 > start:        # nor between the CR and LF of one line end
+        cut -= 1
+    if cut - start < size // 2:  # not UTF-8: cut where the size says
+        cut = start + size
+    return cut, cut, True
