@@ -99,3 +99,25 @@ def test_a_line_of_about_one_chunk_without_a_line_end(index, extra, lead):
     assert mine["top"] and mine["lines"][0], "the Xid 79 line is found"
     if NODE is not None:
         assert run_js({"index": index, "cases": [{"id": "one-chunk", "text": text, "context": ""}]}) == [mine]
+
+
+COUNT_TESTS = """
+const { Engine } = require(process.argv[1]);
+const index = JSON.parse(require("fs").readFileSync(0, "utf8"));
+const e = new Engine(index, "");
+let tests = 0;
+const real = e.informative.test.bind(e.informative);
+e.informative.test = function (line) { tests++; return real(line); };
+e.match("\\n".repeat(200000) + "NCCL error: unhandled system error\\n" + "\\r".repeat(200000) + "\\n".repeat(1000), "", 5);
+console.log(JSON.stringify({ tests: tests }));
+"""
+
+
+@needs_node
+def test_the_browser_scan_passes_over_lines_too_short_for_an_error_word(index):
+    """Reading each of a chunk's 400,000 empty lines and soft line ends took seconds; only lines
+    long enough to hold the shortest error word are tested (once from the start, once from the end)."""
+    engine_js = str(paths.ROOT / "docs" / "assets" / "javascripts" / "match" / "engine.js")
+    out = subprocess.run([NODE, "-e", COUNT_TESTS, engine_js], input=json.dumps(index), capture_output=True,
+                         text=True, check=True)
+    assert json.loads(out.stdout)["tests"] <= 4
