@@ -401,3 +401,17 @@ def test_a_bare_shell_killed_is_sigkill_led_by_oom_unless_a_container_cue_speaks
     assert plain["matches"][0]["causes"][0]["id"] == "host-ram-exhausted"
     boxed = engine.match(paste, context="training inside a Docker container")
     assert ids(boxed)[0] == "cgroup-memory-limit" and boxed["matches"][0]["causes"][0]["id"] == "limit-below-peak"
+
+
+def test_a_repeated_word_is_made_a_term_once_per_text(monkeypatch):
+    """Relevance reads up to 65,536 code points of a field; a paste of one word repeated stemmed it
+    every time (0.7 s). Each distinct word is turned into a term once per call, and no call keeps
+    another's words."""
+    from relref.match import tokenize
+    made = []
+    real = tokenize._term
+    monkeypatch.setattr(tokenize, "_term", lambda token: made.append(token) or real(token))
+    assert tokenize.tokenize("ba\rba " * 20000 + "stopped resuming") == ["ba"] * 40000 + ["stop", "resum"]
+    assert sorted(made) == ["ba", "resuming", "stopped"]
+    tokenize.tokenize("ba")
+    assert made[-1] == "ba", "a new call makes its terms afresh"

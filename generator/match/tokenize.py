@@ -53,10 +53,11 @@ def tokenize_words(text: str) -> list[tuple[str, str]]:
     if not text.isascii():
         text = "".join(ch if ch < "\x80" else " " for ch in text)
     out = []
+    terms: dict = {}  # a paste repeats its words (65,000 of one took 0.7 s to stem); kept for this call only
     for word in text.split():
         for part in _word_parts(word):
             for token in part.translate(_SPLIT_TABLE).split():
-                term = _term(token)
+                term = terms[token] if token in terms else terms.setdefault(token, _term(token))
                 if term:
                     out.append((term, token.strip("_")))
     return out
