@@ -180,4 +180,3 @@ def test_the_samples_are_those_reading_every_line_gives(engine, seed):
                 chunk, 5, lambda line: s.compiled.informative.search(line) is not None, 20, from_end, True)
             assert s._steps(data, 5, from_end) == _every_line(
                 chunk, 5, lambda line: any(lit in line for lit in s.compiled.step_literals), scan.STEPS_KEPT, from_end, False)
-
