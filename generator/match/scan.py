@@ -80,6 +80,7 @@ class _Compiled:
                  step_literals: tuple = (), prefilter: str = PREFILTERS[0]):
         self.signatures = signatures
         self.step_literals = tuple(step_literals)  # a line holding one is a step-time line
+        self.step_literal_bytes = [lit.encode("utf-8") for lit in self.step_literals]
         self.line_budget, self.set_worth = line_budget, set_worth
         self._rules: dict = {}  # index -> (search, unless), compiled on first use
         self._line_sets: dict = {}  # tuple of signature indices -> the Match of an RE2 set of their patterns
@@ -460,7 +461,7 @@ class Scanner:
         a line redrawn after carriage returns (a progress bar) holds one part per update. Each
         literal's next place is kept and searched again only once passed: a literal absent from
         the chunk is searched for once."""
-        literals, kept = [lit.encode("utf-8") for lit in self.compiled.step_literals], []
+        literals, kept = self.compiled.step_literal_bytes, []
         if not literals:
             return kept
         if from_end:
@@ -470,14 +471,14 @@ class Scanner:
                 kept += self._step_parts(chunk, first, start, end, reverse=True)
                 if start == 0:
                     break
-                hi = start - 1  # the LF before the line: earlier lines end before it
-                places = {lit: chunk.rfind(lit, 0, hi) if at >= start else at for lit, at in places.items()}
+                # earlier lines end before the LF at start - 1
+                places = {lit: chunk.rfind(lit, 0, start - 1) if place >= start else place for lit, place in places.items()}
             return kept[:STEPS_KEPT]
         places = {lit: chunk.find(lit) for lit in literals}  # the first of each
         while len(kept) < STEPS_KEPT and (found := [at for at in places.values() if at >= 0]):
             start, end = _line_around(chunk, min(found))
             kept += self._step_parts(chunk, first, start, end, reverse=False)
-            places = {lit: chunk.find(lit, end + 1) if 0 <= at <= end else at for lit, at in places.items()}
+            places = {lit: chunk.find(lit, end + 1) if 0 <= place <= end else place for lit, place in places.items()}
         return kept[:STEPS_KEPT]
 
     def _step_parts(self, chunk: bytes, first: int, start: int, end: int, reverse: bool) -> list:

@@ -57,7 +57,9 @@ def tokenize_words(text: str) -> list[tuple[str, str]]:
     for word in text.split():
         for part in _word_parts(word):
             for token in part.translate(_SPLIT_TABLE).split():
-                term = terms[token] if token in terms else terms.setdefault(token, _term(token))
+                if token not in terms:
+                    terms[token] = _term(token)
+                term = terms[token]
                 if term:
                     out.append((term, token.strip("_")))
     return out
