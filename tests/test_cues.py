@@ -26,6 +26,7 @@ CONTEXTS = {
     "other-job-same-machine": "another job is on the same node", "preemptible": "the job runs on preemptible VMs",
     "google-cloud": "training on a GKE node pool", "aws": "p4d nodes on EC2", "azure": "an Azure ND A100 v4 VM",
     "in-a-container": "the trainer runs in a docker container", "slurm-job": "8 GPUs per node under Slurm",
+    "several-writers": "every rank saves the checkpoint to the same path",
     "saving-checkpoint": "the timeout comes while rank 0 is saving the checkpoint",
     "evaluating": "FSDP on 16 GPUs, evaluation runs every 500 steps", "preparing-data": "the dataset preprocessing takes 40 minutes",
     "one-rank-only": "the eval is on rank 0 only", "rl-rollouts": "PPO with an actor and a critic under ZeRO-3", "end-of-epoch": "it happens at the end of the first epoch",
@@ -263,3 +264,16 @@ def test_a_program_called_a_demo_or_a_setup_from_the_docs_is_not_a_replayed_log(
 @pytest.mark.parametrize("context", ["the script downloads its model files on first use", "downloading the weights from figshare"])
 def test_every_form_of_download_is_the_downloaded_cue(context):
     assert [c.id for c in Rules().read_cues(context) if c.negated_by is None] == ["downloaded"]
+
+
+@pytest.mark.parametrize("context", [CONTEXTS["several-writers"], "4 nodes writing checkpoints to a shared output directory",
+                                     "each process calls torch.save on one file"])
+def test_several_writers_of_one_path_put_each_save_pages_race_first(engine, context):
+    """A truncated archive names no cause of the two save pages; several writers of one path is the
+    story each page's own cause tells (interleaved writes, a rank ahead of the directory)."""
+    for ref, cause in (("checkpoint-corruption-on-write", "concurrent-writers-same-path"),
+                       ("checkpoint-partial-save", "rank-race-on-save")):
+        assert first_cause(engine, TRUNCATED, ref, "")["id"] != cause
+        got = first_cause(engine, TRUNCATED, ref, context)
+        assert got["id"] == cause and got["basis"] == "context"
+    assert first_cause(engine, TRUNCATED, "checkpoint-corruption-on-write", "not all ranks save")["id"] != "concurrent-writers-same-path"

@@ -114,6 +114,16 @@ CUES = [
     Cue("slurm-job", "environment", r"\bslurm\b|\bsrun\b|\bsbatch\b|\bsalloc\b",
         "where Slurm's task/cgroup plugin constrains memory, a job is killed at its allocation's limit before the host runs out",
         causes={"oom-killed-mid-step": ["cgroup-limit-hit"], "cgroup-memory-limit": ["limit-below-peak"]}),
+    # Several writers of one path are each page's own story of a save gone wrong (their causes say so).
+    Cue("several-writers", "environment",
+        r"\b(?:every|each|all|multiple|several|many|both|[2-9]|[1-9][0-9]{1,4}) (?:of the |the )?(?:ranks?|nodes?|process(?:es)?|workers?|gpus?|jobs?|trainers?)"
+        r"(?: \w+){0,2} (?:(?:writ(?:e|es|ing)|sav(?:e|es|ing)) (?:the |a |an |its |their |one |to )?(?:\w+ )?"
+        r"(?:checkpoints?|state|weights|models?|shards?|files?)|call(?:s|ing)? torch\.save)\b|"
+        r"\b(?:to|into) the same (?:checkpoint |output |save )?(?:path|file|dir(?:ectory)?|folder|checkpoint)\b",
+        "several processes saving to one path at once interleave or replace each other's files, or one writes "
+        "before another has made the directory",
+        causes={"checkpoint-corruption-on-write": ["concurrent-writers-same-path"],
+                "checkpoint-partial-save": ["rank-race-on-save"]}),
     # What the job was doing when a collective timed out (see ONE_SIDED).
     Cue("saving-checkpoint", "phase",
         r"\b(?:sav(?:e|es|ed|ing)|writ(?:e|es|ing)|dump(?:s|ed|ing)?) (?:the |a |its |their |my |our |each |every )?"
