@@ -225,6 +225,16 @@ MEETS = [
     ('infiniband-roce-link-faults', 'ibstatus-no-ib-device', "Fatal error:  device '*': sys files not found (/sys/class/infiniband/*/ports)"),
     ('infiniband-roce-link-faults', 'ibstatus-no-ib-device', "Fatal error:  device 'mlx5_9': sys files not found (/sys/class/infiniband/mlx5_9/ports)"),
     ('infiniband-roce-link-faults', 'ibstatus-no-ib-device', 'Fatal error:  No devices'),
+    ('network-partition', 'nccl-error-string-system-error', 'RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:272, unhandled system error'),
+    ('network-partition', 'nccl-error-string-system-error', 'NCCL error in: /torch/lib/c10d/ProcessGroupNCCL.cpp:260, unhandled system error'),
+    ('network-partition', 'nccl-socket-init-bad-address-family', 'ncclSocketInit: connecting to address  with family 59936 is neither AF_INET(2) nor AF_INET6(10)'),
+    ('network-partition', 'nccl-socket-init-bad-address-family', 'node1:3011:3090 [0] misc/socket.cc:397 NCCL WARN Net : connecting to address  with family 0 is neither AF_INET(2) nor AF_INET6(10)'),
+    ('network-partition', 'nccl-socket-init-bad-address-family', 'node1:3011:3090 [0] include/socket.h:370 NCCL WARN Error : connecting to address with family 0 is neither AF_INET(2) nor AF_INET6(10)'),
+    ('network-partition', 'socket-recv-timed-out', 'worker-1:412:980 [3] misc/socket.cc:518 NCCL WARN Net : Call to recv from 100.96.188.199<41468> failed : Connection timed out'),
+    ('network-partition', 'socket-recv-timed-out', 'node-3:7781:7840 [2] misc/socket.cc:46 NCCL WARN socketProgressOpt: Call to send to 10.1.4.17<52211> failed : Connection timed out'),
+    ('network-partition', 'socket-recv-timed-out', 'node-3:7781:7840 [2] include/socket.h:421 NCCL WARN Call to recv failed : Connection timed out'),
+    ('network-partition', 'nccl-socket-progress-error', 'node-2:2214:2281 [0] transport/net_socket.cc:217 NCCL WARN NET/Socket : socket progress error'),
+    ('network-partition', 'nccl-socket-progress-error', 'node-2:2214:2281 [0] transport/net_socket.cc:325 (persistentSocketThread) NCCL WARN NET/Socket : socket progress error'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -273,6 +283,12 @@ MISSES = [
     ('infiniband-roce-link-faults', 'ucx-completion-retry-exceeded', '[1465985478.473101] [pod9:4536 :0] rc_verbs_iface.c:47   UCX  ERROR Send completion with error: local length error'),
     ('infiniband-roce-link-faults', 'ibstatus-no-ib-device', "ibpanic: [1323906] main: stat of IB device 'mlx5_8' failed: No such file or directory"),
     ('infiniband-roce-link-faults', 'ibstatus-no-ib-device', 'No IB devices found'),
+    ('network-partition', 'nccl-error-string-system-error', 'RuntimeError: NCCL error in: /pytorch/torch/lib/c10d/ProcessGroupNCCL.cpp:260, unhandled cuda error'),
+    ('network-partition', 'nccl-error-string-system-error', 'RuntimeError: NCCL Error 2: unhandled system error'),
+    ('network-partition', 'nccl-socket-init-bad-address-family', 'include/socket.h:344 WARN Socket creation failed : Address family not supported by protocol'),
+    ('network-partition', 'socket-recv-timed-out', 'gpu-bql-144-103:18553:18611 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out'),
+    ('network-partition', 'socket-recv-timed-out', 'Output: mount.nfs: Connection timed out'),
+    ('network-partition', 'nccl-socket-progress-error', 'ubuntu:39964:40044 [0] proxy.cc:1143 NCCL WARN Socket recv failed while polling for opId=0x7f6f18cb7f40'),
 ]
 
 
