@@ -235,6 +235,12 @@ MEETS = [
     ('network-partition', 'socket-recv-timed-out', 'node-3:7781:7840 [2] include/socket.h:421 NCCL WARN Call to recv failed : Connection timed out'),
     ('network-partition', 'nccl-socket-progress-error', 'node-2:2214:2281 [0] transport/net_socket.cc:217 NCCL WARN NET/Socket : socket progress error'),
     ('network-partition', 'nccl-socket-progress-error', 'node-2:2214:2281 [0] transport/net_socket.cc:325 (persistentSocketThread) NCCL WARN NET/Socket : socket progress error'),
+    ('zombie-process', 'go-runtime-newosproc-eagain', 'runtime: failed to create new OS thread (have 5 already; errno=11)'),
+    ('zombie-process', 'go-runtime-newosproc-eagain', 'runtime: failed to create new OS thread (have 772 already; errno=11)'),
+    ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-exec-failed', '  Process: 2114 ExecStart=/usr/bin/nv-fabricmanager -c /usr/share/nvidia/nvswitch/fabricmanager.cfg (code=exited, status=1/FAILURE)'),
+    ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-exec-failed', '    Process: 4776 ExecStartPre=/usr/bin/nvidia-fabricmanager-start.sh --mode precheck (code=exited, status=1/FAILURE)'),
+    ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-job-failed', 'Job for nvidia-fabricmanager.service failed because the control process exited with error code. See "systemctl status nvidia-fabricmanager.service" and "journalctl -xe" for details.'),
+    ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-job-failed', 'Job for nvidia-fabricmanager.service failed because a timeout was exceeded.'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -289,6 +295,11 @@ MISSES = [
     ('network-partition', 'socket-recv-timed-out', 'gpu-bql-144-103:18553:18611 [0] include/socket.h:360 WARN Call to connect failed : Connection timed out'),
     ('network-partition', 'socket-recv-timed-out', 'Output: mount.nfs: Connection timed out'),
     ('network-partition', 'nccl-socket-progress-error', 'ubuntu:39964:40044 [0] proxy.cc:1143 NCCL WARN Socket recv failed while polling for opId=0x7f6f18cb7f40'),
+    ('zombie-process', 'go-runtime-newosproc-eagain', 'runtime: failed to create new OS thread (have 5 already; errno=12)'),
+    ('zombie-process', 'go-runtime-newosproc-eagain', 'micromeasurements_php | runtime: failed to create new OS thread (have 2 already; errno=22)'),
+    ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-exec-failed', '    Process: 2114 ExecStart=/usr/bin/nv-fabricmanager -c /usr/share/nvidia/nvswitch/fabricmanager.cfg (code=exited, status=0/SUCCESS)'),
+    ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-job-failed', "A dependency job for nvidia-fabricmanager.service failed. See 'journalctl -xe' for details."),
+    ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-job-failed', 'Job for nvidia-persistenced.service failed because the control process exited with error code.'),
 ]
 
 
