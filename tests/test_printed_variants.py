@@ -241,6 +241,13 @@ MEETS = [
     ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-exec-failed', '    Process: 4776 ExecStartPre=/usr/bin/nvidia-fabricmanager-start.sh --mode precheck (code=exited, status=1/FAILURE)'),
     ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-job-failed', 'Job for nvidia-fabricmanager.service failed because the control process exited with error code. See "systemctl status nvidia-fabricmanager.service" and "journalctl -xe" for details.'),
     ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-job-failed', 'Job for nvidia-fabricmanager.service failed because a timeout was exceeded.'),
+    ('hdf5-corruption', 'truncated-file', 'OSError: Unable to synchronously open file (truncated file: eof = 2885034848, sblock->base_addr = 0, stored_eof = 2885034880)'),
+    ('hdf5-corruption', 'truncated-file', 'IOError: Unable to open file (Truncated file: eof = 15030288384, sblock->base_addr = 0, stored_eoa = 15807826032)'),
+    ('hdf5-corruption', 'truncated-file', '  #006: H5Fsuper_cache.c line 472 in H5F_sblock_load(): truncated file'),
+    ('hdf5-corruption', 'truncated-file', 'IOError: Unable to open file (Truncated file)'),
+    ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'InternalError (see above for traceback): Error writing (tmp) checkpoint file: /home/doyouunderstand/.local/share/deepspeech_wer/checkpoint/205aed8/model.ckpt-6.tempstate9784191321997661396: Resource exhausted: /home/doyouunderstand/.local/share/deepspeech_wer/checkpoint/205aed8/model.ckpt-6.tempstate9784191321997661396'),
+    ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'tensorflow.python.framework.errors_impl.InternalError: Error writing (tmp) checkpoint file: /data/ckpt/model.ckpt-2000.tempstate1180394226958236671: Resource exhausted: /data/ckpt/model.ckpt-2000.tempstate1180394226958236671; No space left on device'),
+    ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'tensorflow.python.framework.errors_impl.InternalError: Error writing (tmp) checkpoint file: /data/ckpt/model.ckpt-2000.tempstate1180394226958236671: /data/ckpt/model.ckpt-2000.tempstate1180394226958236671; Disk quota exceeded'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -300,6 +307,10 @@ MISSES = [
     ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-exec-failed', '    Process: 2114 ExecStart=/usr/bin/nv-fabricmanager -c /usr/share/nvidia/nvswitch/fabricmanager.cfg (code=exited, status=0/SUCCESS)'),
     ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-job-failed', "A dependency job for nvidia-fabricmanager.service failed. See 'journalctl -xe' for details."),
     ('nvlink-nvswitch-errors', 'systemctl-fabric-manager-job-failed', 'Job for nvidia-persistenced.service failed because the control process exited with error code.'),
+    ('hdf5-corruption', 'truncated-file', 'OSError: image file is truncated (3 bytes not processed)'),
+    ('hdf5-corruption', 'truncated-file', "KeyError: 'Unable to synchronously open object (addr overflow, addr = 64392369, size = 96, eoa = 64365353)'"),
+    ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'RuntimeError: [enforce fail at inline_container.cc:857] . PytorchStreamWriter failed writing file data/322: file write failed'),
+    ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'UnknownError: drive/Colab Notebooks/saved_model/model.ckpt-313.data-00000-of-00001.tempstate17496649906120132702; Input/output error'),
 ]
 
 
