@@ -248,6 +248,16 @@ MEETS = [
     ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'InternalError (see above for traceback): Error writing (tmp) checkpoint file: /home/doyouunderstand/.local/share/deepspeech_wer/checkpoint/205aed8/model.ckpt-6.tempstate9784191321997661396: Resource exhausted: /home/doyouunderstand/.local/share/deepspeech_wer/checkpoint/205aed8/model.ckpt-6.tempstate9784191321997661396'),
     ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'tensorflow.python.framework.errors_impl.InternalError: Error writing (tmp) checkpoint file: /data/ckpt/model.ckpt-2000.tempstate1180394226958236671: Resource exhausted: /data/ckpt/model.ckpt-2000.tempstate1180394226958236671; No space left on device'),
     ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'tensorflow.python.framework.errors_impl.InternalError: Error writing (tmp) checkpoint file: /data/ckpt/model.ckpt-2000.tempstate1180394226958236671: /data/ckpt/model.ckpt-2000.tempstate1180394226958236671; Disk quota exceeded'),
+    ('vllm-enginecore-dead-500', 'enginecore-hit-exception', 'ERROR 02-21 06:30:25 core.py:291] EngineCore hit an exception: Traceback (most recent call last):'),
+    ('vllm-enginecore-dead-500', 'enginecore-hit-exception', 'ERROR 04-28 15:36:55 [core.py:387] EngineCore hit an exception: Traceback (most recent call last):'),
+    ('application-error-looks-like-gpu-fault', 'sanitizer-invalid-memory-access', '========= Invalid __global__ read of size 4 bytes'),
+    ('application-error-looks-like-gpu-fault', 'sanitizer-invalid-memory-access', '  ========= Invalid __shared__ read of size 16 bytes'),
+    ('application-error-looks-like-gpu-fault', 'sanitizer-invalid-memory-access', '========= Invalid __local__ write of size 16 bytes'),
+    ('application-error-looks-like-gpu-fault', 'sanitizer-invalid-memory-access', '========= Invalid __shared__ read of size 4'),
+    ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'Program received signal CUDA_EXCEPTION_5, Warp Out-of-range Address.'),
+    ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'Thread 1 "decoding_exampl" received signal CUDA_EXCEPTION_14, Warp Illegal Address.'),
+    ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'CUDA Exception: Warp Illegal Address'),
+    ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'Thread 1 "RayTraceDicom" received signal CUDA_EXCEPTION_1, Lane Illegal Address.'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -311,6 +321,10 @@ MISSES = [
     ('hdf5-corruption', 'truncated-file', "KeyError: 'Unable to synchronously open object (addr overflow, addr = 64392369, size = 96, eoa = 64365353)'"),
     ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'RuntimeError: [enforce fail at inline_container.cc:857] . PytorchStreamWriter failed writing file data/322: file write failed'),
     ('checkpoint-corruption-on-write', 'tf-tmp-checkpoint-write-failed', 'UnknownError: drive/Colab Notebooks/saved_model/model.ckpt-313.data-00000-of-00001.tempstate17496649906120132702; Input/output error'),
+    ('vllm-enginecore-dead-500', 'enginecore-hit-exception', '(EngineCore_DP0 pid=591) ERROR 05-04 08:51:40 [v1/engine/core.py:1136] EngineCore failed to start.'),
+    ('application-error-looks-like-gpu-fault', 'sanitizer-invalid-memory-access', '========= Uninitialized __global__ memory read of size 4 bytes'),
+    ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'CUDA Exception: Warp Hardware Stack Overflow'),
+    ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'Program received signal CUDA_EXCEPTION_4, Warp Illegal Instruction.'),
 ]
 
 
