@@ -258,6 +258,15 @@ MEETS = [
     ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'Thread 1 "decoding_exampl" received signal CUDA_EXCEPTION_14, Warp Illegal Address.'),
     ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'CUDA Exception: Warp Illegal Address'),
     ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'Thread 1 "RayTraceDicom" received signal CUDA_EXCEPTION_1, Lane Illegal Address.'),
+    ('deepspeed-zero3-embedding-weight-2d', 'padding-idx-out-of-range', 'AssertionError: Padding_idx must be within num_embeddings'),
+    ('deepspeed-zero3-embedding-weight-2d', 'padding-idx-out-of-range', '[rank0]: AssertionError: Padding_idx must be within num_embeddings'),
+    ('deepspeed-zero3-embedding-weight-2d', 'functional-embedding-padding-assert', '    assert padding_idx < weight.size(0), "Padding_idx must be within num_embeddings"'),
+    ('deepspeed-zero3-embedding-weight-2d', 'functional-embedding-padding-assert', '    assert padding_idx >= -weight.size(0), "Padding_idx must be within num_embeddings"'),
+    ('training-resume-failure', 'megatron-checkpoint-parallel-size-mismatch', 'AssertionError: tensor_model_parallel_size value from checkpoint (1) is not equal to the input argument value (2).'),
+    ('training-resume-failure', 'megatron-checkpoint-parallel-size-mismatch', 'AssertionError: pipeline_model_parallel_size value from checkpoint (4) is not equal to the input argument value (2).'),
+    ('training-resume-failure', 'megatron-checkpoint-parallel-size-mismatch', 'AssertionError: model_parallel_size value from checkpoint (2) is not equal to the input argument value (1).'),
+    ('training-resume-failure', 'megatron-checkpoint-arg-mismatch', 'AssertionError: padded_vocab_size value from checkpoint (32000) is not equal to the input argument value (32256).'),
+    ('training-resume-failure', 'megatron-checkpoint-arg-mismatch', 'AssertionError: num_layers value from checkpoint (24) is not equal to the input argument value (32).'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -325,6 +334,11 @@ MISSES = [
     ('application-error-looks-like-gpu-fault', 'sanitizer-invalid-memory-access', '========= Uninitialized __global__ memory read of size 4 bytes'),
     ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'CUDA Exception: Warp Hardware Stack Overflow'),
     ('application-error-looks-like-gpu-fault', 'cuda-gdb-memory-exception', 'Program received signal CUDA_EXCEPTION_4, Warp Illegal Instruction.'),
+    ('deepspeed-zero3-embedding-weight-2d', 'functional-embedding-padding-assert', "    assert padding_idx < self.num_embeddings, 'Padding_idx must be within num_embeddings'"),
+    ('deepspeed-zero3-embedding-weight-2d', 'functional-embedding-padding-assert', '    raise AssertionError("Padding_idx must be within num_embeddings")'),
+    ('deepspeed-zero3-embedding-weight-2d', 'padding-idx-out-of-range', 'AssertionError: padding_idx must be within num_embeddings'),
+    ('training-resume-failure', 'megatron-checkpoint-parallel-size-mismatch', 'AssertionError: Loading a checkpoint for MP=2 but world size is 8'),
+    ('training-resume-failure', 'megatron-checkpoint-arg-mismatch', 'AssertionError: tensor_model_parallel_size value from checkpoint (1) is not equal to the input argument value (2).'),
 ]
 
 
