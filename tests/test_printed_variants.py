@@ -267,6 +267,12 @@ MEETS = [
     ('training-resume-failure', 'megatron-checkpoint-parallel-size-mismatch', 'AssertionError: model_parallel_size value from checkpoint (2) is not equal to the input argument value (1).'),
     ('training-resume-failure', 'megatron-checkpoint-arg-mismatch', 'AssertionError: padded_vocab_size value from checkpoint (32000) is not equal to the input argument value (32256).'),
     ('training-resume-failure', 'megatron-checkpoint-arg-mismatch', 'AssertionError: num_layers value from checkpoint (24) is not equal to the input argument value (32).'),
+    ('training-stuck-no-progress', 'horovod-stall-inspector-warning', '[1,0]<stderr>:[2019-10-09 15:36:43.594972: W horovod/common/stall_inspector.cc:105] One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks are trying to submit different tensors or that only subset of ranks is submitting tensors, which will cause deadlock.'),
+    ('silent-hang', 'horovod-stall-inspector-warning', 'WARNING: One or more tensors were submitted to be reduced, gathered or broadcasted by subset of ranks and are waiting for remainder of ranks for more than 60 seconds. This may indicate that different ranks are trying to submit different tensors or that only subset of ranks is submitting tensors, which will cause deadlock. Stalled ops: allreduce.conv1.weight [ready ranks: 5, 1, 4, 7, 2, 3]'),
+    ('silent-hang', 'horovod-stall-inspector-warning', 'One or more rank (marked by "!") is stalled for longer than 180 seconds. Will shutdown.'),
+    ('silent-hang', 'horovod-stalled-op-ranks', 'allreduce.avg_loss [missing ranks: 1]'),
+    ('training-stuck-no-progress', 'horovod-stalled-op-ranks', '[0]<stderr>:0: [broadcast.bool.sz]'),
+    ('silent-hang', 'horovod-stalled-op-ranks', '[1,0]<stderr>:6: [horovod_allreduce.0, horovod_allreduce.1, horovod_allreduce.10, horovod_allreduce.100, horovod_allreduce.101, horovod_allreduce.102 ...]'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -339,6 +345,8 @@ MISSES = [
     ('deepspeed-zero3-embedding-weight-2d', 'padding-idx-out-of-range', 'AssertionError: padding_idx must be within num_embeddings'),
     ('training-resume-failure', 'megatron-checkpoint-parallel-size-mismatch', 'AssertionError: Loading a checkpoint for MP=2 but world size is 8'),
     ('training-resume-failure', 'megatron-checkpoint-arg-mismatch', 'AssertionError: tensor_model_parallel_size value from checkpoint (1) is not equal to the input argument value (2).'),
+    ('silent-hang', 'horovod-stalled-op-ranks', 'Not all ranks joining collective 5 at entry 4'),
+    ('silent-hang', 'horovod-stalled-op-ranks', '[rank0]: torch.distributed.DistStoreError: wait timeout after 300000ms, keys: /broadcast_from/0/75465'),
 ]
 
 
