@@ -273,6 +273,12 @@ MEETS = [
     ('silent-hang', 'horovod-stalled-op-ranks', 'allreduce.avg_loss [missing ranks: 1]'),
     ('training-stuck-no-progress', 'horovod-stalled-op-ranks', '[0]<stderr>:0: [broadcast.bool.sz]'),
     ('silent-hang', 'horovod-stalled-op-ranks', '[1,0]<stderr>:6: [horovod_allreduce.0, horovod_allreduce.1, horovod_allreduce.10, horovod_allreduce.100, horovod_allreduce.101, horovod_allreduce.102 ...]'),
+    ('training-restart-stuck', 'torchelastic-worker-group-restart', 'I0213 12:07:20.086000 870572 torch/distributed/elastic/agent/server/api.py:889] [default] Worker group FAILED. 3/3 attempts left; will restart worker group'),
+    ('training-restart-stuck', 'torchelastic-worker-group-restart', 'INFO:torch.distributed.elastic.agent.server.api:[default] Worker group FAILED. 3/3 attempts left; will restart worker group'),
+    ('training-restart-stuck', 'torchelastic-worker-group-restart', '[INFO] 2021-09-14 14:05:15,547 api: [default] Worker group UNHEALTHY. 2/3 attempts left; will restart worker group'),
+    ('training-restart-stuck', 'torchelastic-new-nodes-restart', '[default] Detected 1 new nodes from group_rank=0; will restart worker group'),
+    ('training-restart-stuck', 'torchelastic-new-nodes-restart', '[INFO] 2021-09-14 14:05:15,547 api: [default] Detected 2 new nodes from group_rank=1; will restart worker group'),
+    ('training-restart-stuck', 'torchelastic-rendezvous-closed', '    "message": "RendezvousClosedError: ",'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -347,6 +353,9 @@ MISSES = [
     ('training-resume-failure', 'megatron-checkpoint-arg-mismatch', 'AssertionError: tensor_model_parallel_size value from checkpoint (1) is not equal to the input argument value (2).'),
     ('silent-hang', 'horovod-stalled-op-ranks', 'Not all ranks joining collective 5 at entry 4'),
     ('silent-hang', 'horovod-stalled-op-ranks', '[rank0]: torch.distributed.DistStoreError: wait timeout after 300000ms, keys: /broadcast_from/0/75465'),
+    ('training-restart-stuck', 'torchelastic-worker-group-restart', 'I0213 12:07:20.086000 870572 torch/distributed/elastic/agent/server/api.py:699] [default] Stopping worker group'),
+    ('training-restart-stuck', 'torchelastic-rendezvous-closed', "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'docker.b_3427_0' has failed to shutdown the rendezvous 'test' due to an error of type RendezvousConnectionError."),
+    ('training-restart-stuck', 'torchelastic-rendezvous-closed', '    "message": "RendezvousTimeoutError: ",'),
 ]
 
 
