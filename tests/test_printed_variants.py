@@ -279,6 +279,11 @@ MEETS = [
     ('training-restart-stuck', 'torchelastic-new-nodes-restart', '[default] Detected 1 new nodes from group_rank=0; will restart worker group'),
     ('training-restart-stuck', 'torchelastic-new-nodes-restart', '[INFO] 2021-09-14 14:05:15,547 api: [default] Detected 2 new nodes from group_rank=1; will restart worker group'),
     ('training-restart-stuck', 'torchelastic-rendezvous-closed', '    "message": "RendezvousClosedError: ",'),
+    ('gsp-firmware-timeout', 'k8s-device-plugin-nvml-unknown-error', 'Allocate failed due to device plugin GetPreferredAllocation rpc failed with err: rpc error: code = Unknown desc = error getting list of preferred allocation devices: unable to retrieve list of available devices: error creating nvml.Device 0: nvml: Unknown Error, which is unexpected'),
+    ('gsp-firmware-timeout', 'k8s-device-plugin-nvml-unknown-error', "error getting list of preferred allocation devices: unable to get device link information: failed to get devices: error getting device handle for index '3': Unknown Error"),
+    ('gsp-firmware-timeout', 'nvidia-container-cli-nvml-unknown-error', 'nvidia-container-cli.real: detection error: nvml error: unknown error: unknown'),
+    ('gsp-firmware-timeout', 'nvidia-container-cli-nvml-unknown-error', 'nvidia-container-cli: detection error: nvml error: unknown error: unknown.'),
+    ('gsp-firmware-timeout', 'nvidia-smi-q-product-brand-unknown-error', '    Product Brand                         : Unknown Error'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -356,6 +361,11 @@ MISSES = [
     ('training-restart-stuck', 'torchelastic-worker-group-restart', 'I0213 12:07:20.086000 870572 torch/distributed/elastic/agent/server/api.py:699] [default] Stopping worker group'),
     ('training-restart-stuck', 'torchelastic-rendezvous-closed', "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'docker.b_3427_0' has failed to shutdown the rendezvous 'test' due to an error of type RendezvousConnectionError."),
     ('training-restart-stuck', 'torchelastic-rendezvous-closed', '    "message": "RendezvousTimeoutError: ",'),
+    ('gsp-firmware-timeout', 'k8s-device-plugin-nvml-unknown-error', 'Failed to initialize NVML: Unknown Error'),
+    ('gsp-firmware-timeout', 'nvidia-container-cli-nvml-unknown-error', 'nvidia-container-cli: detection error: driver error: timed out: unknown'),
+    ('gsp-firmware-timeout', 'nvidia-container-cli-nvml-unknown-error', 'nvidia-container-cli.real: initialization error: nvml error: insufficient permissions: unknown'),
+    ('gsp-firmware-timeout', 'nvidia-smi-q-product-brand-unknown-error', '                Host Max                  : Unknown Error'),
+    ('gsp-firmware-timeout', 'nvidia-smi-q-product-brand-unknown-error', 'Unable to determine the device handle for GPU0000:91:00.0: Unknown Error'),
 ]
 
 
