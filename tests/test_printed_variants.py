@@ -284,6 +284,10 @@ MEETS = [
     ('gsp-firmware-timeout', 'nvidia-container-cli-nvml-unknown-error', 'nvidia-container-cli.real: detection error: nvml error: unknown error: unknown'),
     ('gsp-firmware-timeout', 'nvidia-container-cli-nvml-unknown-error', 'nvidia-container-cli: detection error: nvml error: unknown error: unknown.'),
     ('gsp-firmware-timeout', 'nvidia-smi-q-product-brand-unknown-error', '    Product Brand                         : Unknown Error'),
+    ('network-partition', 'nccl-bootstrap-error-propagated', 'n122-246-085:12246:12397 [0] NCCL INFO bootstrap.cc:270 -> 2'),
+    ('network-partition', 'nccl-bootstrap-error-propagated', 'vae-bc5a469e-2296-0:10209:10243 [1] NCCL INFO bootstrap.cc:605 -> 6'),
+    ('network-partition', 'nccl-bootstrap-error-propagated', 'gpu-node-7:41822:41822 [3] NCCL INFO bootstrap.cc:660 (sendToRoot) -> 6'),
+    ('network-partition', 'nccl-bootstrap-error-propagated', 'gpu-bql-144-103:18553:18611 [0] INFO bootstrap.cu:28 -> 2 [Net]'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -366,6 +370,8 @@ MISSES = [
     ('gsp-firmware-timeout', 'nvidia-container-cli-nvml-unknown-error', 'nvidia-container-cli.real: initialization error: nvml error: insufficient permissions: unknown'),
     ('gsp-firmware-timeout', 'nvidia-smi-q-product-brand-unknown-error', '                Host Max                  : Unknown Error'),
     ('gsp-firmware-timeout', 'nvidia-smi-q-product-brand-unknown-error', 'Unable to determine the device handle for GPU0000:91:00.0: Unknown Error'),
+    ('network-partition', 'nccl-bootstrap-error-propagated', 'n122-246-085:12246:12397 [0] NCCL INFO misc/socket.cc:567 -> 2'),
+    ('network-partition', 'nccl-bootstrap-error-propagated', 'ubuntu:39964:40044 [0] NCCL INFO transport/net.cc:288 -> 3'),
 ]
 
 
