@@ -288,6 +288,12 @@ MEETS = [
     ('network-partition', 'nccl-bootstrap-error-propagated', 'vae-bc5a469e-2296-0:10209:10243 [1] NCCL INFO bootstrap.cc:605 -> 6'),
     ('network-partition', 'nccl-bootstrap-error-propagated', 'gpu-node-7:41822:41822 [3] NCCL INFO bootstrap.cc:660 (sendToRoot) -> 6'),
     ('network-partition', 'nccl-bootstrap-error-propagated', 'gpu-bql-144-103:18553:18611 [0] INFO bootstrap.cu:28 -> 2 [Net]'),
+    ('application-error-looks-like-gpu-fault', 'cublas-execution-failed', 'RuntimeError: CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasSgemm( handle, opa, opb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc)`'),
+    ('application-error-looks-like-gpu-fault', 'cublas-execution-failed', 'CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling `cublasGemmEx( handle, opa, opb, m, n, k, &falpha, a, CUDA_R_16F, lda, b, CUDA_R_16F, ldb, &fbeta, c, CUDA_R_16F, ldc, CUDA_R_32F, CUBLAS_GEMM_DFALT_TENSOR_OP)`'),
+    ('application-error-looks-like-gpu-fault', 'cublas-execution-failed', 'CUDA error: CUBLAS_STATUS_EXECUTION_FAILED when calling cublasLtMatmul with transpose_mat1 1 transpose_mat2 0 m 320 n 8192 k 320 mat1_ld 320 mat2_ld 320 result_ld 320 abcType 2 computeType 68 scaleType 0.'),
+    ('application-error-looks-like-gpu-fault', 'cublas-execution-failed', 'RuntimeError: cublas runtime error : the GPU program failed to execute at /pytorch/aten/src/THC/THCBlas.cu:441'),
+    ('application-error-looks-like-gpu-fault', 'cudnn-execution-failed', 'RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED'),
+    ('application-error-looks-like-gpu-fault', 'cudnn-execution-failed', 'RuntimeError: CUDNN_STATUS_EXECUTION_FAILED'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -372,6 +378,8 @@ MISSES = [
     ('gsp-firmware-timeout', 'nvidia-smi-q-product-brand-unknown-error', 'Unable to determine the device handle for GPU0000:91:00.0: Unknown Error'),
     ('network-partition', 'nccl-bootstrap-error-propagated', 'n122-246-085:12246:12397 [0] NCCL INFO misc/socket.cc:567 -> 2'),
     ('network-partition', 'nccl-bootstrap-error-propagated', 'ubuntu:39964:40044 [0] NCCL INFO transport/net.cc:288 -> 3'),
+    ('application-error-looks-like-gpu-fault', 'cublas-execution-failed', 'RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`'),
+    ('application-error-looks-like-gpu-fault', 'cudnn-execution-failed', 'RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.'),
 ]
 
 
