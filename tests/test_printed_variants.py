@@ -294,6 +294,9 @@ MEETS = [
     ('application-error-looks-like-gpu-fault', 'cublas-execution-failed', 'RuntimeError: cublas runtime error : the GPU program failed to execute at /pytorch/aten/src/THC/THCBlas.cu:441'),
     ('application-error-looks-like-gpu-fault', 'cudnn-execution-failed', 'RuntimeError: cuDNN error: CUDNN_STATUS_EXECUTION_FAILED'),
     ('application-error-looks-like-gpu-fault', 'cudnn-execution-failed', 'RuntimeError: CUDNN_STATUS_EXECUTION_FAILED'),
+    ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', 'Message:        The node was low on resource: memory.'),
+    ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', 'Message:        The node was low on resource: memory. Container citadel was using 43536Ki, which exceeds its request of 0.'),
+    ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', '92s         Warning   Evicted                           pod/sentry-worker-56fd7ccdd8-m8946                                          The node was low on resource: memory. Threshold quantity: 100Mi, available: 26444Ki. Container sentry-worker was using 373428Ki, request is 0, has larger consumption of memory.'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -380,6 +383,8 @@ MISSES = [
     ('network-partition', 'nccl-bootstrap-error-propagated', 'ubuntu:39964:40044 [0] NCCL INFO transport/net.cc:288 -> 3'),
     ('application-error-looks-like-gpu-fault', 'cublas-execution-failed', 'RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`'),
     ('application-error-looks-like-gpu-fault', 'cudnn-execution-failed', 'RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.'),
+    ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', 'Message:          The node was low on resource: ephemeral-storage. Container controller was using 16372Ki, which exceeds its request of 0.'),
+    ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', '4m7s        Warning   Evicted               pod/egg-x    The node had condition: [MemoryPressure].'),
 ]
 
 
