@@ -297,6 +297,12 @@ MEETS = [
     ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', 'Message:        The node was low on resource: memory.'),
     ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', 'Message:        The node was low on resource: memory. Container citadel was using 43536Ki, which exceeds its request of 0.'),
     ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', '92s         Warning   Evicted                           pod/sentry-worker-56fd7ccdd8-m8946                                          The node was low on resource: memory. Threshold quantity: 100Mi, available: 26444Ki. Container sentry-worker was using 373428Ki, request is 0, has larger consumption of memory.'),
+    ('network-partition', 'gloo-pair-closed-or-reset-by-peer', 'RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:589] Read error [192.168.70.92]:25266: Connection reset by peer'),
+    ('network-partition', 'gloo-pair-closed-or-reset-by-peer', 'RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:534] Connection closed by peer [127.0.0.1]:10895'),
+    ('network-partition', 'gloo-pair-closed-or-reset-by-peer', 'RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:554] Connection closed by peer [10.0.0.12]:41234. This is typically caused by a remote worker crashing. Check the logs of the remote worker before reporting an error. GLHF! 🏖️'),
+    ('network-partition', 'gloo-connect-full-mesh-failed', '[rank4]:[E421 02:05:38.764490322 ProcessGroupGloo.cpp:143] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error'),
+    ('network-partition', 'gloo-connect-full-mesh-failed', 'RuntimeError: [/opt/conda/conda-bld/pytorch_1682343967769/work/third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [172.31.71.170]:13195: Connection refused'),
+    ('network-partition', 'gloo-connect-full-mesh-failed', 'RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:152] timed out connecting: SO_ERROR: No route to host, remote=[10.0.0.2]:50123'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -385,6 +391,10 @@ MISSES = [
     ('application-error-looks-like-gpu-fault', 'cudnn-execution-failed', 'RuntimeError: cuDNN error: CUDNN_STATUS_NOT_SUPPORTED. This error may appear if you passed in a non-contiguous input.'),
     ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', 'Message:          The node was low on resource: ephemeral-storage. Container controller was using 16372Ki, which exceeds its request of 0.'),
     ('oom-killed-mid-step', 'kubelet-evicted-node-low-on-memory', '4m7s        Warning   Evicted               pod/egg-x    The node had condition: [MemoryPressure].'),
+    ('network-partition', 'gloo-pair-closed-or-reset-by-peer', '[W1008 10:10:16.315006275 TCPStore.cpp:141] [c10d] recvValue failed on SocketImpl(fd=6, addr=[localhost]:55712, remote=[localhost]:29542): Connection reset by peer'),
+    ('network-partition', 'gloo-pair-closed-or-reset-by-peer', 'RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete'),
+    ('network-partition', 'gloo-connect-full-mesh-failed', 'RuntimeError: Socket Timeout'),
+    ('network-partition', 'gloo-connect-full-mesh-failed', 'node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketStartConnect: Connect to 10.0.0.4<56849> failed : Connection refused'),
 ]
 
 
