@@ -303,6 +303,11 @@ MEETS = [
     ('network-partition', 'gloo-connect-full-mesh-failed', '[rank4]:[E421 02:05:38.764490322 ProcessGroupGloo.cpp:143] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error'),
     ('network-partition', 'gloo-connect-full-mesh-failed', 'RuntimeError: [/opt/conda/conda-bld/pytorch_1682343967769/work/third_party/gloo/gloo/transport/tcp/pair.cc:799] connect [172.31.71.170]:13195: Connection refused'),
     ('network-partition', 'gloo-connect-full-mesh-failed', 'RuntimeError: Gloo connectFullMesh failed with [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:152] timed out connecting: SO_ERROR: No route to host, remote=[10.0.0.2]:50123'),
+    ('gpu-lost-collective-timeout', 'nccl-communicator-aborted', 'RuntimeError: NCCL communicator was aborted on rank 1.  Original reason for failure was: [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=2511984, OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1809553 milliseconds before timing out.'),
+    ('silent-hang', 'nccl-communicator-aborted', '[rank0]: torch.distributed.DistBackendError: NCCL communicator was aborted on rank 0. '),
+    ('training-stuck-no-progress', 'nccl-communicator-aborted', 'RuntimeError: NCCL communicator was aborted after a previous error'),
+    ('silent-hang', 'nccl-communicator-aborted', 'RuntimeError: NCCL communicator was aborted on rank 1.  Original reason for failure was: Work: WorkNCCL(OpType=ALLREDUCE, TensorShape=[1], Timeout(ms)=2000) timed out in call to wait().'),
+    ('training-stuck-no-progress', 'nccl-communicator-aborted', 'RuntimeError: NCCL communicator was aborted.'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -395,6 +400,8 @@ MISSES = [
     ('network-partition', 'gloo-pair-closed-or-reset-by-peer', 'RuntimeError: [../third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:81] Timed out waiting 1800000ms for recv operation to complete'),
     ('network-partition', 'gloo-connect-full-mesh-failed', 'RuntimeError: Socket Timeout'),
     ('network-partition', 'gloo-connect-full-mesh-failed', 'node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketStartConnect: Connect to 10.0.0.4<56849> failed : Connection refused'),
+    ('silent-hang', 'nccl-communicator-aborted', "[rank0]:[W1105 10:01:02.123456789 ProcessGroupNCCL.cpp:1250] WARNING: NCCL communicator hasn't been destroyed. This may cause memory leaks. To avoid the risk, you can call `destroy_process_group` during normal exit or `_abort_process_group` when handling failures."),
+    ('gpu-lost-collective-timeout', 'nccl-communicator-aborted', 'torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a network error, NCCL version 2.21.5'),
 ]
 
 
