@@ -308,6 +308,10 @@ MEETS = [
     ('training-stuck-no-progress', 'nccl-communicator-aborted', 'RuntimeError: NCCL communicator was aborted after a previous error'),
     ('silent-hang', 'nccl-communicator-aborted', 'RuntimeError: NCCL communicator was aborted on rank 1.  Original reason for failure was: Work: WorkNCCL(OpType=ALLREDUCE, TensorShape=[1], Timeout(ms)=2000) timed out in call to wait().'),
     ('training-stuck-no-progress', 'nccl-communicator-aborted', 'RuntimeError: NCCL communicator was aborted.'),
+    ('checkpoint-partial-save', 'trainer-tmp-checkpoint-write-missing', "FileNotFoundError: [Errno 2] No such file or directory: 'saves/Yi-34B/lora/RL_Med_Yi-34B-200K_20231211142535/tmp-checkpoint-1000/trainer_state.json'"),
+    ('checkpoint-partial-save', 'trainer-tmp-checkpoint-write-missing', "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '/data/out/tmp-checkpoint-20/rng_state_0.pth'"),
+    ('checkpoint-partial-save', 'deepspeed-zero-to-fp32-shard-count', "ValueError: Expected 8 of '*_optim_states.pt' under 'output/checkpoint-500/global_step500' but found 6 files. Possibly due to an overwrite of an old checkpoint, or a checkpoint didn't get saved by one or more processes."),
+    ('checkpoint-partial-save', 'deepspeed-zero-to-fp32-shard-count', "ValueError: Expected 1 of '*_optim_states.pt' under './global_stepXXX' but found 4 files. Possibly due to an overwrite of an old checkpoint, or a checkpoint didn't get saved by one or more processes."),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -402,6 +406,9 @@ MISSES = [
     ('network-partition', 'gloo-connect-full-mesh-failed', 'node5:240:240 [6] misc/socket.cc:533 NCCL WARN socketStartConnect: Connect to 10.0.0.4<56849> failed : Connection refused'),
     ('silent-hang', 'nccl-communicator-aborted', "[rank0]:[W1105 10:01:02.123456789 ProcessGroupNCCL.cpp:1250] WARNING: NCCL communicator hasn't been destroyed. This may cause memory leaks. To avoid the risk, you can call `destroy_process_group` during normal exit or `_abort_process_group` when handling failures."),
     ('gpu-lost-collective-timeout', 'nccl-communicator-aborted', 'torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, remote process exited or there was a network error, NCCL version 2.21.5'),
+    ('checkpoint-partial-save', 'trainer-tmp-checkpoint-write-missing', "FileNotFoundError: [Errno 2] No such file or directory: 'model/tmp-checkpoint-49' -> 'model/checkpoint-49'"),
+    ('checkpoint-partial-save', 'trainer-state-missing-on-resume', "FileNotFoundError: [Errno 2] No such file or directory: 'saves/Yi-34B/lora/RL_Med_Yi-34B-200K_20231211142535/tmp-checkpoint-1000/trainer_state.json'"),
+    ('checkpoint-partial-save', 'deepspeed-zero-to-fp32-shard-count', "FileNotFoundError: can't find '*_optim_states.pt' files in directory './cpm2/100000'"),
 ]
 
 
