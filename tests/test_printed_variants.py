@@ -312,6 +312,14 @@ MEETS = [
     ('checkpoint-partial-save', 'trainer-tmp-checkpoint-write-missing', "[rank0]: FileNotFoundError: [Errno 2] No such file or directory: '/data/out/tmp-checkpoint-20/rng_state_0.pth'"),
     ('checkpoint-partial-save', 'deepspeed-zero-to-fp32-shard-count', "ValueError: Expected 8 of '*_optim_states.pt' under 'output/checkpoint-500/global_step500' but found 6 files. Possibly due to an overwrite of an old checkpoint, or a checkpoint didn't get saved by one or more processes."),
     ('checkpoint-partial-save', 'deepspeed-zero-to-fp32-shard-count', "ValueError: Expected 1 of '*_optim_states.pt' under './global_stepXXX' but found 4 files. Possibly due to an overwrite of an old checkpoint, or a checkpoint didn't get saved by one or more processes."),
+    ('dataloader-failure', 'dataloader-timed-out', 'RuntimeError: DataLoader timed out after 0.05 seconds'),
+    ('dataloader-failure', 'dataloader-timed-out', 'RuntimeError: DataLoader timed out after 120.0 seconds'),
+    ('dataloader-failure', 'shm-allocate-failed', 'RuntimeError: unable to allocate shared memory(shm) for file </torch_3018_2243491522_369>: No space left on device (28)'),
+    ('dataloader-failure', 'shm-allocate-failed', 'RuntimeError: unable to allocate shared memory(shm) for file </torch_2521_2987317372_2>: Resource temporarily unavailable (11)'),
+    ('dataloader-failure', 'cuda-reinit-forked-subprocess', "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use the 'spawn' start method"),
+    ('dataloader-failure', 'cuda-reinit-forked-subprocess', "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use Python 3.4+ and the 'spawn' start method"),
+    ('dataloader-failure', 'caught-exception-in-worker', 'TypeError: Caught TypeError in DataLoader worker process 0.'),
+    ('dataloader-failure', 'caught-exception-in-worker', 'RuntimeError: Caught RuntimeError in DataLoader worker process 2.'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -409,6 +417,9 @@ MISSES = [
     ('checkpoint-partial-save', 'trainer-tmp-checkpoint-write-missing', "FileNotFoundError: [Errno 2] No such file or directory: 'model/tmp-checkpoint-49' -> 'model/checkpoint-49'"),
     ('checkpoint-partial-save', 'trainer-state-missing-on-resume', "FileNotFoundError: [Errno 2] No such file or directory: 'saves/Yi-34B/lora/RL_Med_Yi-34B-200K_20231211142535/tmp-checkpoint-1000/trainer_state.json'"),
     ('checkpoint-partial-save', 'deepspeed-zero-to-fp32-shard-count', "FileNotFoundError: can't find '*_optim_states.pt' files in directory './cpm2/100000'"),
+    ('dataloader-failure', 'shm-allocate-failed', 'OSError: [Errno 28] No space left on device'),
+    ('dataloader-failure', 'cuda-reinit-forked-subprocess', 'RuntimeError: CUDA error: initialization error'),
+    ('dataloader-failure', 'caught-exception-in-worker', 'RuntimeError: Caught RuntimeError in pin memory thread for device 0.'),
 ]
 
 
