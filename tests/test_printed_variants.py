@@ -320,6 +320,20 @@ MEETS = [
     ('dataloader-failure', 'cuda-reinit-forked-subprocess', "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with multiprocessing, you must use Python 3.4+ and the 'spawn' start method"),
     ('dataloader-failure', 'caught-exception-in-worker', 'TypeError: Caught TypeError in DataLoader worker process 0.'),
     ('dataloader-failure', 'caught-exception-in-worker', 'RuntimeError: Caught RuntimeError in DataLoader worker process 2.'),
+    ('nfs-mount-failure', 'mount-nfs-refused-or-no-route', 'Feb 6 22:19:49 ceph-2 kubelet: mount.nfs: Connection refused'),
+    ('nfs-mount-failure', 'mount-nfs-refused-or-no-route', 'mount.nfs4: No route to host'),
+    ('nfs-mount-failure', 'mount-nfs-refused-or-no-route', 'mount.nfs: No route to host for 10.0.0.5:/export on /mnt/data'),
+    ('nfs-mount-failure', 'mount-nfs-refused-or-no-route', "mount.nfs: mount to NFS server 'fileserver' failed: System Error: No route to host."),
+    ('nfs-mount-failure', 'mount-nfs-protocol-not-supported', 'Jun 08 04:17:24 homeassistant mount[495100]: mount.nfs: Protocol not supported'),
+    ('nfs-mount-failure', 'mount-nfs-protocol-not-supported', 'mount.nfs4: Protocol not supported'),
+    ('nfs-mount-failure', 'mount-nfs-protocol-not-supported', 'mount.nfs: Protocol not supported for 192.168.1.1:/ on /mnt/nfs'),
+    ('nfs-mount-failure', 'mount-nfs-statd-not-running', 'mount.nfs: rpc.statd is not running but is required for remote locking.'),
+    ('nfs-mount-failure', 'mount-nfs-statd-not-running', 'Output: mount.nfs: rpc.statd is not running but is required for remote locking.'),
+    ('nfs-mount-failure', 'k8s-mount-exit-32', 'MountVolume.SetUp failed for volume "pvc-737f9975-2681-4cc7-b729-12093bfda676" : rpc error: code = Internal desc = mount failed: exit status 32'),
+    ('nfs-mount-failure', 'k8s-mount-exit-32', 'MountVolume.SetUp failed for volume "kubernetes.io/nfs/b1e7c901-1f14-11e7-a084-42010a8e0116-nfs" (spec.Name: "nfs") pod "b1e7c901-1f14-11e7-a084-42010a8e0116" (UID: "b1e7c901-1f14-11e7-a084-42010a8e0116") with: mount failed: exit status 32'),
+    ('nfs-mount-failure', 'nfs4-state-manager-failed', '[  885.553185] Error: state manager failed on NFSv4 server server1 with error 2'),
+    ('nfs-mount-failure', 'mount-nfs-reason-given-by-server', 'mount.nfs: 10.0.0.5:/export failed, reason given by server: Permission denied'),
+    ('nfs-mount-failure', 'mount-nfs-connection-timed-out', "mount.nfs: mount to NFS server 'fileserver' failed: timed out, giving up"),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -420,6 +434,9 @@ MISSES = [
     ('dataloader-failure', 'shm-allocate-failed', 'OSError: [Errno 28] No space left on device'),
     ('dataloader-failure', 'cuda-reinit-forked-subprocess', 'RuntimeError: CUDA error: initialization error'),
     ('dataloader-failure', 'caught-exception-in-worker', 'RuntimeError: Caught RuntimeError in pin memory thread for device 0.'),
+    ('nfs-mount-failure', 'mount-nfs-refused-or-no-route', '[W socket.cpp:601] [c10d] The client socket has failed to connect to [worker-0]:43461 (errno: 113 - No route to host).'),
+    ('nfs-mount-failure', 'mount-nfs-protocol-not-supported', 'mount.nfs: mount(2): Protocol not supported'),
+    ('nfs-mount-failure', 'k8s-mount-exit-32', 'MountVolume.SetUp failed for volume "pvc-737f9975" : rpc error: code = DeadlineExceeded desc = context deadline exceeded'),
 ]
 
 
