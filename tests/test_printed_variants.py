@@ -334,6 +334,17 @@ MEETS = [
     ('nfs-mount-failure', 'nfs4-state-manager-failed', '[  885.553185] Error: state manager failed on NFSv4 server server1 with error 2'),
     ('nfs-mount-failure', 'mount-nfs-reason-given-by-server', 'mount.nfs: 10.0.0.5:/export failed, reason given by server: Permission denied'),
     ('nfs-mount-failure', 'mount-nfs-connection-timed-out', "mount.nfs: mount to NFS server 'fileserver' failed: timed out, giving up"),
+    ('spot-instance-preemption', 'ecs-host-ec2-terminated', '"StatusReason": "Host EC2 (instance i-08784105ffff56b4f) terminated."'),
+    ('spot-instance-preemption', 'ecs-host-ec2-terminated', 'StoppedReason: "Host EC2 (instance i-0da6526579af3bd1b) terminated."'),
+    ('spot-instance-preemption', 'k8s-pod-rejected-node-shutdown', 'Message:        Pod was rejected as the node is shutting down.'),
+    ('spot-instance-preemption', 'k8s-pod-rejected-node-shutdown', '    message: Pod was rejected: Pod was rejected as the node is shutting down.'),
+    ('spot-instance-preemption', 'k8s-pod-rejected-node-shutdown', '  message: Pod Node is in progress of shutting down, not admitting any new pods'),
+    ('job-preemption-spot-termination', 'slurm-job-state-preempted', '   JobState=PREEMPTED Reason=None Dependency=(null)'),
+    ('job-preemption-spot-termination', 'slurm-job-state-preempted', '32391783          train        gpu    default          8  PREEMPTED      0:0 '),
+    ('job-preemption-spot-termination', 'slurm-job-state-preempted', '32391783|train|gpu|default|8|PREEMPTED|0:15|'),
+    ('spot-instance-preemption', 'nth-spot-itn-received', 'Spot ITN received.  will be  at 2020-02-10T16:04:42Z'),
+    ('spot-instance-preemption', 'karpenter-interruption-delete', '2022-11-20T10:02:11.004Z\tINFO\tcontroller.interruption\tDeleted node from interruption message\t{"commit": "ea5dc14", "messageKind": "SpotInterruptionKind", "node": "ip-1"}'),
+    ('job-preemption-spot-termination', 'submitit-caught-signal-preempted', 'submitit WARNING (2020-11-03 14:22:05,118) - Caught signal 10 on learnfair0421: this job is preempted.'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -437,6 +448,10 @@ MISSES = [
     ('nfs-mount-failure', 'mount-nfs-refused-or-no-route', '[W socket.cpp:601] [c10d] The client socket has failed to connect to [worker-0]:43461 (errno: 113 - No route to host).'),
     ('nfs-mount-failure', 'mount-nfs-protocol-not-supported', 'mount.nfs: mount(2): Protocol not supported'),
     ('nfs-mount-failure', 'k8s-mount-exit-32', 'MountVolume.SetUp failed for volume "pvc-737f9975" : rpc error: code = DeadlineExceeded desc = context deadline exceeded'),
+    ('spot-instance-preemption', 'ecs-host-ec2-terminated', 'Essential container in task exited'),
+    ('spot-instance-preemption', 'k8s-pod-rejected-node-shutdown', 'Message:        The node was low on resource: memory.'),
+    ('job-preemption-spot-termination', 'slurm-job-state-preempted', '   JobState=TIMEOUT Reason=TimeLimit Dependency=(null)'),
+    ('job-preemption-spot-termination', 'submitit-caught-signal-preempted', 'submitit WARNING (2020-11-03 14:22:05,118) - Caught signal 10 on learnfair0421: this job is timed-out.'),
 ]
 
 
