@@ -345,6 +345,15 @@ MEETS = [
     ('spot-instance-preemption', 'nth-spot-itn-received', 'Spot ITN received.  will be  at 2020-02-10T16:04:42Z'),
     ('spot-instance-preemption', 'karpenter-interruption-delete', '2022-11-20T10:02:11.004Z\tINFO\tcontroller.interruption\tDeleted node from interruption message\t{"commit": "ea5dc14", "messageKind": "SpotInterruptionKind", "node": "ip-1"}'),
     ('job-preemption-spot-termination', 'submitit-caught-signal-preempted', 'submitit WARNING (2020-11-03 14:22:05,118) - Caught signal 10 on learnfair0421: this job is preempted.'),
+    ('zombie-gpu-process', 'ps-defunct-entry', '30559 ?        00:00:00 python3 <defunct>'),
+    ('zombie-gpu-process', 'ps-defunct-entry', 'root     30559 30517  0 02:57 ?        00:00:00 [python3] <defunct>'),
+    ('zombie-gpu-process', 'call-trace-waiting-on-nvidia-lock', '[ 7510.131288]  os_acquire_rwlock_read+0x35/0x50 [nvidia 5a3f0e1c2b7d8e9f0a1b2c3d4e5f60718293a4b5]'),
+    ('zombie-gpu-process', 'nvidia-smi-reset-gpu-in-use', 'GPU 00000000:C1:00.0 is currently in use by another process.'),
+    ('zombie-gpu-process', 'nvidia-smi-reset-gpu-in-use', 'Warning: MIG mode is in pending disable state for GPU 00000000:C1:00.0:In use by another client'),
+    ('zombie-gpu-process', 'nvidia-smi-reset-gpu-in-use', '8 devices are currently being used by one or more other processes (e.g., Fabric Manager, CUDA application, graphics application such as an X server, or a monitoring application such as another instance of nvidia-smi). Please first kill all processes using these devices and all compute applications running in the system.'),
+    ('zombie-gpu-process', 'slurmstepd-unkillable-step', '[2020-12-14T09:44:56.002] [63532.0] error: *** STEP 63532.0 STEPD TERMINATED ON cn106 AT 2020-12-14T09:44:56 DUE TO JOB NOT ENDING WITH SIGNALS ***'),
+    ('zombie-gpu-process', 'slurmstepd-unkillable-step', 'slurmstepd: error: Container 12345 in cgroup plugin has 5 processes, giving up after 63 sec'),
+    ('zombie-gpu-process', 'slurmstepd-unkillable-step', 'Kill task failed (JobId=4242 StepId=0)'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -452,6 +461,10 @@ MISSES = [
     ('spot-instance-preemption', 'k8s-pod-rejected-node-shutdown', 'Message:        The node was low on resource: memory.'),
     ('job-preemption-spot-termination', 'slurm-job-state-preempted', '   JobState=TIMEOUT Reason=TimeLimit Dependency=(null)'),
     ('job-preemption-spot-termination', 'submitit-caught-signal-preempted', 'submitit WARNING (2020-11-03 14:22:05,118) - Caught signal 10 on learnfair0421: this job is timed-out.'),
+    ('zombie-gpu-process', 'slurmstepd-unkillable-step', 'slurmstepd: error: *** JOB 6847502 ON udc-aw29-24b CANCELLED AT 2019-11-07T02:09:10 DUE TO TIME LIMIT ***'),
+    ('zombie-gpu-process', 'nvidia-smi-reset-gpu-in-use', 'GPU 00000000:1A:00.0 was successfully reset.'),
+    ('zombie-gpu-process', 'nvidia-smi-reset-gpu-in-use', 'Failed to destroy GPU instances: In use by another client'),
+    ('zombie-gpu-process', 'call-trace-waiting-on-nvidia-lock', 'uvm_gpu_retain_by_uuid+0x1e/0x40 [nvidia_uvm]'),
 ]
 
 
