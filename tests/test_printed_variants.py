@@ -354,6 +354,18 @@ MEETS = [
     ('zombie-gpu-process', 'slurmstepd-unkillable-step', '[2020-12-14T09:44:56.002] [63532.0] error: *** STEP 63532.0 STEPD TERMINATED ON cn106 AT 2020-12-14T09:44:56 DUE TO JOB NOT ENDING WITH SIGNALS ***'),
     ('zombie-gpu-process', 'slurmstepd-unkillable-step', 'slurmstepd: error: Container 12345 in cgroup plugin has 5 processes, giving up after 63 sec'),
     ('zombie-gpu-process', 'slurmstepd-unkillable-step', 'Kill task failed (JobId=4242 StepId=0)'),
+    ('pcie-link-power-thermal-faults', 'aer-correctable-link-error-bit', 'pcieport 0000:00:03.1:    [12] Timeout               '),
+    ('pcie-link-power-thermal-faults', 'aer-correctable-link-error-bit', 'pcieport 0000:00:1c.0:    [ 0] Receiver Error         (First)'),
+    ('pcie-link-power-thermal-faults', 'aer-correctable-link-error-bit', 'igb 0000:2b:00.0: AER:    [ 8] Rollover'),
+    ('gpu-memory-errors', 'k8s-device-plugin-xid-ecc', 'I0810 15:36:05.551834       1 health.go:169] XidCriticalError: Xid=48 on Device=GPU-455e672a-1c2b-9f47-8d3e-0a6b2c91e7f4; marking device as unhealthy.'),
+    ('gpu-memory-errors', 'k8s-device-plugin-xid-ecc', '2021/03/10 08:08:58 XidCriticalError: Xid=94 on Device=GPU-7540a9b3-eeb9-1214-1526-f93c9ea826a8, the device will go unhealthy.'),
+    ('gpu-memory-errors', 'k8s-device-plugin-xid-ecc', '2021/03/10 08:08:58 XidCriticalError: Xid=95, All devices will go unhealthy.'),
+    ('pcie-link-power-thermal-faults', 'pcie-bandwidth-limited', 'pci 0004:04:00.0: 15.752 Gb/s available PCIe bandwidth, limited by 8 GT/s x2 link at 0004:02:0a.0 (capable of 126.016 Gb/s with 8 GT/s x16 link)'),
+    ('pcie-link-power-thermal-faults', 'lspci-lnksta-downgraded', '\t\tLnkSta:\tSpeed 16GT/s (ok), Width x8 (downgraded)'),
+    ('pcie-link-power-thermal-faults', 'dcgm-pcie-replay-rate', 'Detected 95 pcie_replay_counter for GPU 0 which is above the threshold 80'),
+    ('pcie-link-power-thermal-faults', 'aer-pcie-bus-error', 'pcieport 0000:00:1c.0: PCIe Bus Error: severity=Corrected, type=Unaccessible, id=00e0(Unregistered Agent ID)'),
+    ('gpu-memory-errors', 'dcgm-row-remap-failure', 'Row remapping failed.'),
+    ('gpu-memory-errors', 'xid-48-double-bit-error', 'NVRM: Xid (0000:af:00): 48, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at physAddr 0x7fffa8860 partition 7, subpartition 1.'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -465,6 +477,10 @@ MISSES = [
     ('zombie-gpu-process', 'nvidia-smi-reset-gpu-in-use', 'GPU 00000000:1A:00.0 was successfully reset.'),
     ('zombie-gpu-process', 'nvidia-smi-reset-gpu-in-use', 'Failed to destroy GPU instances: In use by another client'),
     ('zombie-gpu-process', 'call-trace-waiting-on-nvidia-lock', 'uvm_gpu_retain_by_uuid+0x1e/0x40 [nvidia_uvm]'),
+    ('pcie-link-power-thermal-faults', 'aer-correctable-link-error-bit', 'pcieport 0000:c0:01.1:    [14] CmpltTO                (First)'),
+    ('pcie-link-power-thermal-faults', 'aer-correctable-link-error-bit', 'pcieport 0000:00:07.1:    [21] ACSViol                (First)'),
+    ('gpu-memory-errors', 'k8s-device-plugin-xid-ecc', '2020/08/10 19:09:42 XidCriticalError: Xid=69 on Device=GPU-7540a9b3-eeb9-1214-1526-f93c9ea826a8, the device will go unhealthy.'),
+    ('pcie-link-power-thermal-faults', 'lspci-lnksta-downgraded', '\t\tLnkSta:\tSpeed 16GT/s (ok), Width x16 (ok)'),
 ]
 
 
