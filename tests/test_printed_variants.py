@@ -366,6 +366,7 @@ MEETS = [
     ('pcie-link-power-thermal-faults', 'aer-pcie-bus-error', 'pcieport 0000:00:1c.0: PCIe Bus Error: severity=Corrected, type=Unaccessible, id=00e0(Unregistered Agent ID)'),
     ('gpu-memory-errors', 'dcgm-row-remap-failure', 'Row remapping failed.'),
     ('gpu-memory-errors', 'xid-48-double-bit-error', 'NVRM: Xid (0000:af:00): 48, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at physAddr 0x7fffa8860 partition 7, subpartition 1.'),
+    ('zombie-process', 'ps-defunct-entry', '30559 ?        00:00:00 python3 <defunct>'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
