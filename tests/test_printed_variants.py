@@ -367,6 +367,11 @@ MEETS = [
     ('gpu-memory-errors', 'dcgm-row-remap-failure', 'Row remapping failed.'),
     ('gpu-memory-errors', 'xid-48-double-bit-error', 'NVRM: Xid (0000:af:00): 48, An uncorrectable double bit error (DBE) has been detected on GPU in the framebuffer at physAddr 0x7fffa8860 partition 7, subpartition 1.'),
     ('zombie-process', 'ps-defunct-entry', '30559 ?        00:00:00 python3 <defunct>'),
+    ('deepspeed-zero3-inflight-params-backward', 'fetch-queue-expected-params', "expected the next 1 parameters in the parameter fetch queue to be ({'id': 'name=transformer.visual.conv1.weight id=194', 'status': 'AVAILABLE', 'numel': 752640},)"),
+    ('deepspeed-zero3-inflight-params-backward', 'fetch-queue-expected-params', "RuntimeError: tracing error at step 1429: expected the next 2 parameters in the parameter fetch queue to be ({'id': 487, 'status': 'AVAILABLE'}) but got ()."),
+    ('deepspeed-zero3-inflight-params-backward', 'prefetch-tracing-error', 'RuntimeError: tracing error at step 603:'),
+    ('deepspeed-zero3-nvme-checkpoint-race', 'file-exists-offloaded-tensors', "FileExistsError: [Errno 17] File exists: '/checkpoints/llama-7b/global_step500/offloaded_tensors'"),
+    ('deepspeed-zero3-nvme-checkpoint-race', 'file-exists-offloaded-tensors', "[rank1]: FileExistsError: [Errno 17] File exists: '/mnt/shared/ckpt/global_step100/offloaded_tensors/rank00'"),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -482,6 +487,9 @@ MISSES = [
     ('pcie-link-power-thermal-faults', 'aer-correctable-link-error-bit', 'pcieport 0000:00:07.1:    [21] ACSViol                (First)'),
     ('gpu-memory-errors', 'k8s-device-plugin-xid-ecc', '2020/08/10 19:09:42 XidCriticalError: Xid=69 on Device=GPU-7540a9b3-eeb9-1214-1526-f93c9ea826a8, the device will go unhealthy.'),
     ('pcie-link-power-thermal-faults', 'lspci-lnksta-downgraded', '\t\tLnkSta:\tSpeed 16GT/s (ok), Width x16 (ok)'),
+    ('deepspeed-zero3-inflight-params-backward', 'fetch-queue-expected-params', 'RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!'),
+    ('deepspeed-zero3-nvme-checkpoint-race', 'file-exists-offloaded-tensors', "FileExistsError: [Errno 17] File exists: './logs/GAN_20210818-170547/events'"),
+    ('deepspeed-zero3-nvme-checkpoint-race', 'file-exists-offloaded-tensors', "FileExistsError: [Errno 17] File exists: '/home/user/.cache/huggingface/datasets/text/default-b0932b2bdbb63283/0.0.0.incomplete'"),
 ]
 
 
