@@ -372,6 +372,13 @@ MEETS = [
     ('deepspeed-zero3-inflight-params-backward', 'prefetch-tracing-error', 'RuntimeError: tracing error at step 603:'),
     ('deepspeed-zero3-nvme-checkpoint-race', 'file-exists-offloaded-tensors', "FileExistsError: [Errno 17] File exists: '/checkpoints/llama-7b/global_step500/offloaded_tensors'"),
     ('deepspeed-zero3-nvme-checkpoint-race', 'file-exists-offloaded-tensors', "[rank1]: FileExistsError: [Errno 17] File exists: '/mnt/shared/ckpt/global_step100/offloaded_tensors/rank00'"),
+    ('silent-data-corruption', 'megatron-param-hash-mismatch-rank', '[Rank 9] Hash not matching for module.module.decoder.layers.3.mlp.linear_fc1.weight in model chunk0'),
+    ('silent-data-corruption', 'megatron-param-hash-mismatch-rank', 'INFO:megatron.core.utils:[Rank 3] Hash not matching for module.module.embedding.word_embeddings.weight in model chunk 0'),
+    ('bf16-exponent-bit-flip-divergence', 'megatron-param-hash-mismatch-rank', '[Rank 9] Hash not matching for module.module.decoder.layers.3.mlp.linear_fc1.weight in model chunk0'),
+    ('bf16-exponent-bit-flip-divergence', 'megatron-param-hash-mismatch-rank', 'INFO:megatron.core.utils:[Rank 3] Hash not matching for module.module.embedding.word_embeddings.weight in model chunk 0'),
+    ('silent-data-corruption', 'stressapptest-miscompare', '2019/09/24-17:39:39(UTC) Hardware Error: miscompare on CPU 1(0x2) at 0xffff83bf0860(0x711f0863:DIMM Unknown): read:0x0000000000000000, reread:0x0000000000000000 expected:0x2000000020000000'),
+    ('silent-data-corruption', 'stressapptest-miscompare', '2017/11/01-05:32:30(PDT) Page Error: miscompare on CPU 21(0xFFFFFFFFFFFFFFFFFFFFFFFFFFFF) at 0x7f887275d000(0x442715d000:DIMM Unknown): read:0xaaaaaaa8aaaaaaa8, reread:0xaaaaaaa8aaaaaaa8 expected:0xffffffffffffffff'),
+    ('silent-data-corruption', 'stressapptest-miscompare', "2024/05/14-10:12:01(UTC) Hardware Error: miscompare on CPU 12(<-40) at 0x7f3a2c001040(0x1c2001040:DIMM Unknown): read:0xa55a5aa5e75a5aa5, reread:0xa55a5aa5a55a5aa5 expected:0xa55a5aa5a55a5aa5. 'walkingOnes' read error."),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -490,6 +497,9 @@ MISSES = [
     ('deepspeed-zero3-inflight-params-backward', 'fetch-queue-expected-params', 'RuntimeError: Expected all tensors to be on the same device, but found at least two devices, cuda:0 and cpu!'),
     ('deepspeed-zero3-nvme-checkpoint-race', 'file-exists-offloaded-tensors', "FileExistsError: [Errno 17] File exists: './logs/GAN_20210818-170547/events'"),
     ('deepspeed-zero3-nvme-checkpoint-race', 'file-exists-offloaded-tensors', "FileExistsError: [Errno 17] File exists: '/home/user/.cache/huggingface/datasets/text/default-b0932b2bdbb63283/0.0.0.incomplete'"),
+    ('silent-data-corruption', 'megatron-param-hash-mismatch-rank', 'AssertionError: Parameter hashes not matching across DP replicas'),
+    ('silent-data-corruption', 'stressapptest-miscompare', 'Hardware Error: miscompare on file.1 at 0x7f00(0x0:DIMM Unknown): read:0x0000000000000000, reread:0x0000000000000000 expected:0x2000000020000000'),
+    ('silent-data-corruption', 'stressapptest-miscompare', 'mce: [Hardware Error]: Machine check events logged'),
 ]
 
 
