@@ -379,6 +379,14 @@ MEETS = [
     ('silent-data-corruption', 'stressapptest-miscompare', '2019/09/24-17:39:39(UTC) Hardware Error: miscompare on CPU 1(0x2) at 0xffff83bf0860(0x711f0863:DIMM Unknown): read:0x0000000000000000, reread:0x0000000000000000 expected:0x2000000020000000'),
     ('silent-data-corruption', 'stressapptest-miscompare', '2017/11/01-05:32:30(PDT) Page Error: miscompare on CPU 21(0xFFFFFFFFFFFFFFFFFFFFFFFFFFFF) at 0x7f887275d000(0x442715d000:DIMM Unknown): read:0xaaaaaaa8aaaaaaa8, reread:0xaaaaaaa8aaaaaaa8 expected:0xffffffffffffffff'),
     ('silent-data-corruption', 'stressapptest-miscompare', "2024/05/14-10:12:01(UTC) Hardware Error: miscompare on CPU 12(<-40) at 0x7f3a2c001040(0x1c2001040:DIMM Unknown): read:0xa55a5aa5e75a5aa5, reread:0xa55a5aa5a55a5aa5 expected:0xa55a5aa5a55a5aa5. 'walkingOnes' read error."),
+    ('caching-allocator-fragmentation-stragglers', 'torchtitan-memory-allocation-retries', '[titan] 2026-02-24 19:41:01,031 - root - WARNING - 9 CUDA memory allocation retries.'),
+    ('caching-allocator-fragmentation-stragglers', 'torchtitan-memory-allocation-retries', '[titan] 2024-06-01 10:00:00,000 - root - WARNING - 164 CUDA memory allocation retries.'),
+    ('caching-allocator-fragmentation-stragglers', 'torchtitan-memory-allocation-retries', '[titan] 2026-01-05 08:12:44,210 - root - WARNING - 4 XPU memory allocation retries.'),
+    ('caching-allocator-fragmentation-stragglers', 'memory-summary-cudamalloc-retries', '|            CUDA OOMs: 0            |        cudaMalloc retries: 1         |'),
+    ('caching-allocator-fragmentation-stragglers', 'memory-summary-cudamalloc-retries', '|            CUDA OOMs: 1            |        cudaMalloc retries: 3         |'),
+    ('python-gc-stragglers', 'gc-debug-objects-in-each-generation', 'gc: objects in each generation: 1473 0 5043'),
+    ('python-gc-stragglers', 'gc-debug-objects-in-each-generation', '[default3]:gc: objects in each generation: 1394 5072 248'),
+    ('python-gc-stragglers', 'gc-debug-collecting-generation-2', 'gc: collecting generation 1...'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -500,6 +508,10 @@ MISSES = [
     ('silent-data-corruption', 'megatron-param-hash-mismatch-rank', 'AssertionError: Parameter hashes not matching across DP replicas'),
     ('silent-data-corruption', 'stressapptest-miscompare', 'Hardware Error: miscompare on file.1 at 0x7f00(0x0:DIMM Unknown): read:0x0000000000000000, reread:0x0000000000000000 expected:0x2000000020000000'),
     ('silent-data-corruption', 'stressapptest-miscompare', 'mce: [Hardware Error]: Machine check events logged'),
+    ('caching-allocator-fragmentation-stragglers', 'torchtitan-memory-allocation-retries', '[titan] 2026-02-24 19:41:01,031 - root - WARNING - 2 CUDA OOM errors thrown.'),
+    ('caching-allocator-fragmentation-stragglers', 'memory-summary-cudamalloc-retries', '|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |'),
+    ('python-gc-stragglers', 'gc-debug-collecting-generation-2', 'gc: collecting generation 0...'),
+    ('python-gc-stragglers', 'gc-debug-objects-in-each-generation', 'gc: objects in permanent generation: 0'),
 ]
 
 
