@@ -387,6 +387,14 @@ MEETS = [
     ('python-gc-stragglers', 'gc-debug-objects-in-each-generation', 'gc: objects in each generation: 1473 0 5043'),
     ('python-gc-stragglers', 'gc-debug-objects-in-each-generation', '[default3]:gc: objects in each generation: 1394 5072 248'),
     ('python-gc-stragglers', 'gc-debug-collecting-generation-2', 'gc: collecting generation 1...'),
+    ('wandb-tensorboard-failure', 'wandb-server-error-status', 'wandb: 429 encountered (Filestream rate limit exceeded, retrying in 4.4 seconds.), retrying request'),
+    ('wandb-tensorboard-failure', 'wandb-server-error-status', 'wandb: 502 encountered (<html>'),
+    ('wandb-tensorboard-failure', 'wandb-server-error-status', 'requests.exceptions.HTTPError: 500 Server Error: Internal Server Error for url: https://api.wandb.ai/graphql'),
+    ('wandb-tensorboard-failure', 'wandb-dropped-file-chunk', 'wandb: ERROR Dropped streaming file chunk (see wandb/debug-internal.log)'),
+    ('wandb-tensorboard-failure', 'wandb-dropped-file-chunk', 'wandb: ERROR Droppped streaming file chunk (see wandb/debug.log)'),
+    ('wandb-tensorboard-failure', 'wandb-api-host-unreachable', "requests.exceptions.ReadTimeout: HTTPSConnectionPool(host='api.wandb.ai', port=443): Read timed out. (read timeout=10)"),
+    ('wandb-tensorboard-failure', 'wandb-api-host-unreachable', "urllib3.exceptions.ConnectTimeoutError: (<urllib3.connection.HTTPSConnection object at 0x7f546440e2d0>, 'Connection to api.wandb.ai timed out. (connect timeout=20)')"),
+    ('wandb-tensorboard-failure', 'wandb-internal-error-not-synced', 'wandb: ERROR Internal wandb error: file data was not synced'),
 ]
 
 # (reference, signature, a line it must not take: another signal, status or device)
@@ -512,6 +520,10 @@ MISSES = [
     ('caching-allocator-fragmentation-stragglers', 'memory-summary-cudamalloc-retries', '|            CUDA OOMs: 0            |        cudaMalloc retries: 0         |'),
     ('python-gc-stragglers', 'gc-debug-collecting-generation-2', 'gc: collecting generation 0...'),
     ('python-gc-stragglers', 'gc-debug-objects-in-each-generation', 'gc: objects in permanent generation: 0'),
+    ('wandb-tensorboard-failure', 'wandb-server-error-status', 'wandb: 404 encountered ({"error":"run not found"}), retrying request'),
+    ('wandb-tensorboard-failure', 'wandb-server-error-status', 'requests.exceptions.HTTPError: 400 Client Error: Bad Request for url: http://hpc-proxy00.city.ac.uk:3128/graphql'),
+    ('wandb-tensorboard-failure', 'wandb-api-host-unreachable', "requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', port=443): Max retries exceeded with url: /api/models/gpt2 (...)"),
+    ('wandb-tensorboard-failure', 'wandb-server-error-status', 'wandb: Network error resolved after 0:00:42.123456, resuming normal operation.'),
 ]
 
 
