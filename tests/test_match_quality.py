@@ -31,15 +31,15 @@ def test_development_set_is_big_and_varied_enough():
 
 def test_development_set_does_not_get_worse(engine):
     figures = score(devset_cases(), engine_answer(engine))
-    # Reset on 2026-12-02, when 117 harder cases (tool output, thin references, confusers) joined the set;
-    # confident-and-right lowered from 0.43 the same day, as 114 more joined, most of them thin positives
-    # the engine does not answer confidently.
-    assert figures["top1"] >= 0.81, _report(figures)
-    assert figures["top3"] >= 0.92, _report(figures)
-    assert figures["negatives_not_confident"] >= 0.96, _report(figures)
-    assert figures["strong_precision"] >= 0.90, _report(figures)
+    # Raised on 2026-12-04 to just under what the engine reached (top-1 0.874, top-3 0.944, negatives
+    # 0.987, strong 0.950, confident and right 0.416, first cause 0.737; bench/RESULTS.md, seventh
+    # session), so a change that loses a few cases shows here.
+    assert figures["top1"] >= 0.86, _report(figures)
+    assert figures["top3"] >= 0.935, _report(figures)
+    assert figures["negatives_not_confident"] >= 0.98, _report(figures)
+    assert figures["strong_precision"] >= 0.94, _report(figures)
     assert figures["confident_right"] >= 0.40, _report(figures)
-    assert figures["first_cause"] >= 0.65, _report(figures)
+    assert figures["first_cause"] >= 0.72, _report(figures)
 
 
 def test_gpualert_corpus_floors(engine):
