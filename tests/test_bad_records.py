@@ -24,6 +24,8 @@ CASES = [
     ("wrong-type", ERROR, 'title: "Fixture: a collective times out"', "title: 42", "title", "title: 42", "not of type 'string'"),
     ("bad-enum", ERROR, "category: communication", "category: networking", "category", "category: networking", "not one of"),
     ("duplicate-key", ERROR, "kind: error", "kind: error\nkind: symptom", "kind", "kind: symptom", "duplicate key"),
+    ("comment-cuts-value", ERROR, "category: communication", "category: communication #cut", "category",
+     "category: communication #cut", "YAML reads the rest of the line as a comment"),
     ("version-number", ERROR, 'versions: "0.10"', "versions: 0.10", "applies_to.versions[0].versions", "versions: 0.10",
      "quote versions"),
     ("date-not-date", ERROR, "last_reviewed: 2026-11-29", "last_reviewed: last tuesday", "last_reviewed",

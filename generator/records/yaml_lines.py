@@ -4,9 +4,11 @@ PyYAML's compose() gives nodes with positions; we build plain Python values from
 them ourselves, recording each path's line and rejecting what a record never needs
 and PyYAML would otherwise accept quietly or crash on: duplicate keys (silently
 overwritten), keys that are not text (`on:` is true and `1:` is a number in YAML 1.1),
-aliases (a few hundred bytes of them expand to gigabytes), merge keys and tags.
+aliases (a few hundred bytes of them expand to gigabytes), merge keys and tags, and a plain value
+cut short by " #123" (YAML reads the rest of the line as a comment, so the text is lost without a word).
 """
 import datetime
+import re
 
 import yaml
 
@@ -17,6 +19,10 @@ TAG = "tag:yaml.org,2002:"
 # The tags plain YAML resolves to by itself. Anything else was written as a tag (!!binary,
 # !!set, !foo) or is a merge key, and no record field needs one.
 PLAIN_TAGS = {TAG + t for t in ("str", "int", "float", "bool", "null", "timestamp", "map", "seq")}
+# One space, then "#" and a word ("PR #123", "#L42"): text that YAML reads as a comment. A comment
+# meant as one ("kind: error  # or symptom", as the scaffold writes them) has two spaces and a space
+# after the "#". Records' own text, never a paste: Python re is fine here.
+COMMENT_NEXT = re.compile(r" #[^\s#]")
 READ_AS = {"int": "a number", "float": "a number", "bool": "true or false", "null": "null",
            "timestamp": "a date"}
 
@@ -53,6 +59,7 @@ def load_with_lines(text: str):
 class _Builder:
     def __init__(self, text: str, lines: dict):
         self.text, self.lines, self.seen = text, lines, set()
+        self._lines = None  # the text's lines, split only when a plain value needs looking past
         self.constructor = yaml.SafeLoader("")
 
     def build(self, node, path):
@@ -74,9 +81,18 @@ class _Builder:
         except (ValueError, yaml.YAMLError) as exc:
             raise YamlProblem(node.start_mark.line + 1, field_name(path),
                               f"cannot read value {node.value!r}: {exc}") from None
+        if not node.style and self._comment_after(node.end_mark):
+            raise YamlProblem(node.end_mark.line + 1, field_name(path), "the value stops at \" #\": YAML reads the "
+                              "rest of the line as a comment and drops it; quote the value or write it as a >- block")
         if isinstance(value, (datetime.date, datetime.datetime)):
             return value.isoformat()[:10]  # dates stay strings, as JSON Schema sees them
         return value
+
+    def _comment_after(self, mark) -> bool:
+        """A plain scalar ends where a comment starts: does one that reads as text follow this value?"""
+        if self._lines is None:
+            self._lines = self.text.splitlines()
+        return mark.line < len(self._lines) and COMMENT_NEXT.match(self._lines[mark.line], mark.column) is not None
 
     def _mapping(self, node, path):
         out = {}
