@@ -217,6 +217,8 @@ MEETS = [
     ("replayed-logs-false-hardware-diagnosis", "gpud-fault-injection-marker", "marking row remapping pending to inject failures"),
     ("gb200-nvl72-xid-150-154-firmware-hang", "xid-150-mse-error",
      "NVRM: Xid (PCI:0000:04:00): 150, MSE_WATCHDOG Fatal XC0 i0 Link 00 (0x00000000 0x00000000 0x00000000 0x00000000)"),
+    # Seventh session (2026-12-04): variants read in the printing software at a current and an old release
+    # (each record's printed_by names the file and releases)
     ('infiniband-roce-link-faults', 'ucx-completion-retry-exceeded', '[clx-orion-097:26451:0:26451] rc_verbs_iface.c:63   FATAL: send completion with error: transport retry counter exceeded'),
     ('infiniband-roce-link-faults', 'ucx-completion-retry-exceeded', 'Wed Jun 22 15:48:08 2016[1,43]<stdout>:[1466599688.714393] [vegas30:25196:0] rc_verbs_iface.c:47   UCX  ERROR Send completion with error: transport retry counter exceeded'),
     ('infiniband-roce-link-faults', 'ucx-completion-retry-exceeded', '[lxbk1127:2330859:0:2330859] ib_mlx5_log.c:177  Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)'),
@@ -439,6 +441,7 @@ MISSES = [
     ("zombie-process", "openmp-no-resources-for-thread", "OMP: Error #15: Initializing libiomp5md.dll, but found libiomp5md.dll already initialized."),
     ("replayed-logs-false-hardware-diagnosis", "gpud-fault-injection-marker", "the client can be injected for testing"),
     ("silent-hang", "py-spy-collective-frame", "    wrapper (torch/distributed/c10d_logger.py:83)"),
+    # Seventh session (2026-12-04): look-alikes of the lines read in the printing software below
     ('infiniband-roce-link-faults', 'ucx-completion-retry-exceeded', '[1496344648.548260] [vegas06:14879:0]       dc_verbs.c:614  UCX  ERROR Send completion with error on qp 0x6183: remote access error syndrome 0x88'),
     ('infiniband-roce-link-faults', 'ucx-completion-retry-exceeded', '[1465985478.473101] [pod9:4536 :0] rc_verbs_iface.c:47   UCX  ERROR Send completion with error: local length error'),
     ('infiniband-roce-link-faults', 'ibstatus-no-ib-device', "ibpanic: [1323906] main: stat of IB device 'mlx5_8' failed: No such file or directory"),
